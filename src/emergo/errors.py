@@ -1,0 +1,25 @@
+"""The exceptions of the library; all are ``ValueError`` so callers may catch broadly."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+
+class InvalidMoveError(ValueError):
+    """The text is not a move in any notation the parser knows (R21)."""
+
+
+class IllegalMoveError(ValueError):
+    """The move is well formed but not legal in the position; the message says why."""
+
+
+class AmbiguousMoveError(ValueError):
+    """The text matches several legal moves; ``candidates`` holds their canonical texts."""
+
+    def __init__(self, message: str, candidates: Sequence[str] = ()) -> None:
+        super().__init__(message)
+        self.candidates: tuple[str, ...] = tuple(candidates)
+
+
+class InvalidPositionError(ValueError):
+    """The text is not a valid position string (R22) or describes an impossible position."""

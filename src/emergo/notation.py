@@ -1,0 +1,231 @@
+"""Text forms: position strings (R22) and the syntax of move texts (R21).
+
+This module knows spelling, not rules: it turns text into plain data and back.
+Resolving a move text against the legal moves (and explaining why a move is
+illegal) is the board's job.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from emergo.errors import InvalidMoveError, InvalidPositionError
+from emergo.geometry import DEFAULT_VARIANT, GEOMETRIES, Geometry, Names, Square, geometry
+
+COLOR_LETTERS = ("b", "w")
+"""Position-string letter by colour (``BLACK`` is 0/False, ``WHITE`` is 1/True)."""
+
+
+@dataclass(frozen=True)
+class ParsedPosition:
+    """A position string taken apart; stacks are ``(owner, caps, prisoners)`` with owner 1 = White."""
+
+    variant: str
+    white_to_move: bool
+    hands: tuple[int, int]
+    """Men in hand as ``(black, white)``, indexed by colour."""
+    stacks: dict[Square, tuple[bool, int, int]]
+
+
+_RUN = re.compile(r"([a-z])(\d*)")
+
+
+def _parse_stack(text: str, where: str) -> tuple[bool, int, int]:
+    """``b2w3`` (bottom to top) -> ``(owner, caps, prisoners)``, checking the R6 shape."""
+    if not text:
+        raise InvalidPositionError(f"{where}: empty stack")
+    runs: list[tuple[str, int]] = []
+    pos = 0
+    while pos < len(text):
+        m = _RUN.match(text, pos)
+        if m is None or m.group(1) not in COLOR_LETTERS:
+            raise InvalidPositionError(
+                f"{where}: bad stack {text!r}: expected colour letters b/w with optional counts"
+            )
+        count = int(m.group(2)) if m.group(2) else 1
+        if count < 1:
+            raise InvalidPositionError(f"{where}: bad stack {text!r}: a count must be at least 1")
+        if runs and runs[-1][0] == m.group(1):
+            runs[-1] = (m.group(1), runs[-1][1] + count)
+        else:
+            runs.append((m.group(1), count))
+        pos = m.end()
+    if len(runs) > 2:
+        raise InvalidPositionError(
+            f"{where}: stack {text!r} is not k men of one colour over p of the other (R6)"
+        )
+    owner = runs[-1][0] == "w"
+    caps = runs[-1][1]
+    prisoners = runs[0][1] if len(runs) == 2 else 0
+    return owner, caps, prisoners
+
+
+def parse_position(text: str, variant: str | None = None) -> ParsedPosition:
+    """Parse an R22 position string strictly; errors name the faulty part.
+
+    ``variant`` is the variant expected when the string has no prefix; a prefix
+    that contradicts an explicitly given variant is an error.
+    """
+    if not isinstance(text, str):
+        raise InvalidPositionError(f"a position must be a string, not {type(text).__name__}")
+    fields = text.split()
+    if not fields:
+        raise InvalidPositionError("empty position string")
+    if fields[0] in GEOMETRIES or fields[0] == "hex":
+        named = fields.pop(0)
+        if named == "hex":
+            raise InvalidPositionError("the hex variant is not implemented yet")
+        if variant is not None and variant != named:
+            raise InvalidPositionError(f"position is for {named} but variant {variant} was asked")
+        variant = named
+    variant = variant or DEFAULT_VARIANT
+    try:
+        geo = geometry(variant)
+    except ValueError as e:
+        raise InvalidPositionError(str(e)) from None
+    if len(fields) < 2:
+        raise InvalidPositionError(
+            f"position {text!r} needs a side to move and hands, e.g. 'w 12/12'"
+        )
+    side, hands_text, *squares = fields
+    if side not in ("w", "b"):
+        raise InvalidPositionError(f"side to move must be 'w' or 'b', not {side!r}")
+    m = re.fullmatch(r"(\d+)/(\d+)", hands_text)
+    if m is None:
+        raise InvalidPositionError(
+            f"hands must be written white/black as two counts, e.g. 12/12, not {hands_text!r}"
+        )
+    white_hand, black_hand = int(m.group(1)), int(m.group(2))
+    stacks: dict[Square, tuple[bool, int, int]] = {}
+    for item in squares:
+        name, sep, stack_text = item.partition(":")
+        if not sep:
+            raise InvalidPositionError(f"{item!r}: expected square:stack, e.g. d4:w")
+        try:
+            sq = geo.parse_square(name)
+        except KeyError:
+            raise InvalidPositionError(
+                f"{name!r} is not a square of the {geo.name} board"
+            ) from None
+        if sq in stacks:
+            raise InvalidPositionError(f"square {name} is listed twice")
+        stacks[sq] = _parse_stack(stack_text, f"square {name}")
+    men = [black_hand, white_hand]
+    for owner, caps, prisoners in stacks.values():
+        men[owner] += caps
+        men[not owner] += prisoners
+    for color, label in ((1, "White"), (0, "Black")):
+        if men[color] > geo.men:
+            raise InvalidPositionError(
+                f"{label} has {men[color]} men in this position; {geo.name} has {geo.men} each"
+            )
+    return ParsedPosition(variant, side == "w", (black_hand, white_hand), stacks)
+
+
+def format_stack(owner: bool, caps: int, prisoners: int) -> str:
+    """Canonical stack text, bottom to top, counts only above 1: ``w``, ``bw2``, ``b2w3``."""
+
+    def run(letter: str, n: int) -> str:
+        return letter if n == 1 else f"{letter}{n}"
+
+    top = run(COLOR_LETTERS[owner], caps)
+    return run(COLOR_LETTERS[not owner], prisoners) + top if prisoners else top
+
+
+def format_position(
+    geo: Geometry,
+    white_to_move: bool,
+    hands: tuple[int, int] | list[int],
+    stacks: dict[Square, tuple[bool, int, int]],
+) -> str:
+    """Canonical R22 string: no ``9x9`` prefix, squares sorted by letter then digit."""
+    parts = [] if geo.name == DEFAULT_VARIANT else [geo.name]
+    parts.append("w" if white_to_move else "b")
+    parts.append(f"{hands[1]}/{hands[0]}")
+    for sq in sorted(stacks):
+        parts.append(f"{geo.square_name(sq)}:{format_stack(*stacks[sq])}")
+    return " ".join(parts)
+
+
+# --- move texts -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SquareSpec:
+    """One square of a move text, possibly abbreviated to its letter or digit line."""
+
+    letter: str | None
+    digit: str | None
+
+    @property
+    def full(self) -> bool:
+        return self.letter is not None and self.digit is not None
+
+    def matches(self, name: str) -> bool:
+        return (self.letter is None or name[0] == self.letter) and (
+            self.digit is None or name[1:] == self.digit
+        )
+
+    def __str__(self) -> str:
+        return (self.letter or "") + (self.digit or "")
+
+
+@dataclass(frozen=True)
+class MoveText:
+    """A move text taken apart: its square specs and whether it was marked as a capture."""
+
+    text: str
+    specs: tuple[SquareSpec, ...]
+    capture_marked: bool
+    """An ``x`` (or ``:``) appeared: only captures can match."""
+
+    @property
+    def full(self) -> bool:
+        return all(s.full for s in self.specs)
+
+
+_ANNOTATION = re.compile(r"[!?+#]+$")
+
+
+def parse_move_text(text: str) -> MoveText:
+    """Split a move text into square specs; raises :class:`InvalidMoveError` if it is no move.
+
+    Accepts any case and spaces, ``x``, ``:`` or ``-`` between squares, and the
+    old abbreviations where a square is given only by its letter or its digit
+    (``fe4``, ``hd4x``, ``c45``).  Which squares exist is checked later.
+    """
+    if not isinstance(text, str):
+        raise InvalidMoveError(f"a move must be text, not {type(text).__name__}")
+    s = _ANNOTATION.sub("", "".join(text.split()).lower())
+    if not s:
+        raise InvalidMoveError(f"empty move text {text!r}")
+    specs: list[SquareSpec] = []
+    capture = False
+    i = 0
+    while i < len(s):
+        c = s[i]
+        if c in "x:":
+            capture = True
+            i += 1
+        elif c == "-":
+            i += 1
+        elif "a" <= c <= "w":
+            if i + 1 < len(s) and s[i + 1].isdigit() and s[i + 1] != "0":
+                specs.append(SquareSpec(c, s[i + 1]))
+                i += 2
+            else:
+                specs.append(SquareSpec(c, None))
+                i += 1
+        elif c.isdigit() and c != "0":
+            specs.append(SquareSpec(None, c))
+            i += 1
+        else:
+            raise InvalidMoveError(f"{text!r} is not a move: unexpected {c!r}")
+    if not specs:
+        raise InvalidMoveError(f"{text!r} is not a move: it names no square")
+    return MoveText(text.strip(), tuple(specs), capture)
+
+
+def format_path(geo: Geometry, path: tuple[Square, ...], sep: str, names: Names) -> str:
+    return sep.join(geo.square_name(sq, names) for sq in path)
