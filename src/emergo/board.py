@@ -9,7 +9,8 @@ captures -- from which :class:`Move` objects are made only when asked for.
 from __future__ import annotations
 
 import enum
-from collections import Counter
+import itertools
+import random
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import NamedTuple
@@ -151,19 +152,29 @@ NONE, ENTER, STEP, CAPTURE = 0, 1, 2, 3
 _KINDS = (None, MoveKind.ENTER, MoveKind.STEP, MoveKind.CAPTURE)
 
 
-class MoveSet(NamedTuple):
+class MoveSet:
     """All legal moves of a position in compact form (R8 allows one kind only).
 
     ENTER: ``mask`` of the squares, ``size`` men each.  STEP: ``masks[d]`` of the
     pieces that can step in direction d.  CAPTURE: ``routes``, each a path of
-    ``size`` jumps.
+    ``size`` jumps.  NONE: no legal move.
     """
 
-    kind: int
-    mask: int = 0
-    size: int = 0
-    masks: tuple[int, ...] = ()
-    routes: tuple[tuple[Square, ...], ...] = ()
+    __slots__ = ("kind", "mask", "masks", "routes", "size")
+
+    def __init__(
+        self,
+        kind: int,
+        mask: int = 0,
+        size: int = 0,
+        masks: tuple[int, ...] = (),
+        routes: tuple[tuple[Square, ...], ...] = (),
+    ) -> None:
+        self.kind = kind
+        self.mask = mask
+        self.size = size
+        self.masks = masks
+        self.routes = routes
 
     def count(self) -> int:
         if self.kind == ENTER:
@@ -173,10 +184,6 @@ class MoveSet(NamedTuple):
         return len(self.routes)
 
 
-def _shift(x: int, k: int) -> int:
-    return x << k if k > 0 else x >> -k
-
-
 def _bits(x: int) -> Iterator[int]:
     while x:
         low = x & -x
@@ -184,15 +191,48 @@ def _bits(x: int) -> Iterator[int]:
         x ^= low
 
 
-# Per-square code in the exact position key: owner bit, caps and prisoners (< 32 each).
-_FIELD = 12
+# Zobrist keys for repetition (R19b): one per (square, owner, caps), (square, prisoners),
+# (colour, men in hand) and side to move.  A third occurrence found by key is then
+# confirmed by comparing real positions, so a key collision can never end a game.
+_COUNTS = 32  # caps, prisoners and hands are below this (at most 12 men a side)
+_zrng = random.Random(0x5EED_E3E6)
+_Z_PIECE = [_zrng.getrandbits(64) for _ in range(STRIDE * STRIDE * 2 * _COUNTS)]
+_Z_PRISONERS = [
+    0 if i % _COUNTS == 0 else _zrng.getrandbits(64) for i in range(STRIDE * STRIDE * _COUNTS)
+]
+_Z_HAND = [_zrng.getrandbits(64) for _ in range(2 * _COUNTS)]
+_Z_WHITE_TO_MOVE = _zrng.getrandbits(64)
 
 
-def _code(owner: bool, caps: int, prisoners: int) -> int:
-    return (caps << 1 | owner | prisoners << 6) if caps else 0
+def _zsquare(sq: Square, owner: bool, caps: int, prisoners: int) -> int:
+    if not caps:
+        return 0
+    return _Z_PIECE[(sq * 2 + owner) * _COUNTS + caps] ^ _Z_PRISONERS[sq * _COUNTS + prisoners]
 
 
 _NO_MOVES = MoveSet(NONE)
+
+_MOVE_CACHE: dict[str, tuple[list[list[Move]], list[list[Move | None]]]] = {}
+
+
+def _move_tables(geo: Geometry) -> tuple[list[list[Move]], list[list[Move | None]]]:
+    """Every entry (by size, then square) and step (by square, then direction) of a board.
+
+    Moves are immutable values, so playouts reuse these instead of building new ones.
+    """
+    tables = _MOVE_CACHE.get(geo.name)
+    if tables is None:
+        n = STRIDE * STRIDE
+        entries = [
+            [Move(MoveKind.ENTER, (sq,), size, 0) for sq in range(n)] for size in range(geo.men + 1)
+        ]
+        steps: list[list[Move | None]] = [[None] * len(geo.directions) for _ in range(n)]
+        for sq in geo.squares:
+            for d, o in enumerate(geo.directions):
+                if sq + o in geo:
+                    steps[sq][d] = Move(MoveKind.STEP, (sq, sq + o))
+        tables = _MOVE_CACHE[geo.name] = (entries, steps)
+    return tables
 
 
 class Board:
@@ -226,6 +266,7 @@ class Board:
             owned[owner] |= 1 << sq
         self.geometry: Geometry = geo
         self.variant: str = geo.name
+        self._entry_moves, self._step_moves = _move_tables(geo)
         self.turn: Color = parsed.white_to_move
         self._hand: list[int] = list(parsed.hands)
         self._owned: list[int] = owned
@@ -235,21 +276,35 @@ class Board:
         self._reset_history()
 
     def _reset_history(self) -> None:
-        pack = 0
+        key = _Z_HAND[self._hand[0]] ^ _Z_HAND[_COUNTS + self._hand[1]]
+        key ^= _Z_WHITE_TO_MOVE if self.turn else 0
         for sq in self.geometry.squares:
-            if self._caps[sq]:
-                owner = bool(self._owned[1] >> sq & 1)
-                pack |= _code(owner, self._caps[sq], self._prisoners[sq]) << (sq * _FIELD)
-        self._pack = pack
+            owner = bool(self._owned[1] >> sq & 1)
+            key ^= _zsquare(sq, owner, self._caps[sq], self._prisoners[sq])
+        self._zobrist = key
         self._undo: list[tuple[tuple[tuple[Square, bool, int, int], ...], int, int]] = []
-        self._keys: list[int] = [self._key()]
-        self._seen: Counter[int] = Counter(self._keys)
+        self._keys: list[int] = [key]
+        self._seen: dict[int, int] = {key: 1}
         self._moves: MoveSet | None = None
         self._root = (self.position(), self.variant)
 
     def _key(self) -> int:
-        # Square 0 is padding, so its field carries hands and side to move (R19b).
-        return self._pack | self._hand[1] | self._hand[0] << 5 | int(self.turn) << 10
+        """The Zobrist key of board, hands and side to move (R19b)."""
+        return self._zobrist
+
+    def _hash_move_end(self, move: Move, color: Color, hand_before: int) -> None:
+        """Finish a make: hand and turn in the key, history, caches."""
+        hand_after = self._hand[color]
+        key = self._zobrist ^ _Z_WHITE_TO_MOVE
+        if hand_after != hand_before:
+            base = _COUNTS if color else 0
+            key ^= _Z_HAND[base + hand_before] ^ _Z_HAND[base + hand_after]
+        self._zobrist = key
+        self.turn = not color
+        self.move_stack.append(move)
+        self._moves = None
+        self._keys.append(key)
+        self._seen[key] = self._seen.get(key, 0) + 1
 
     def hand(self, color: Color) -> int:
         """Men of ``color`` still in hand (R5)."""
@@ -337,9 +392,9 @@ class Board:
         me, opp = self._owned[color], self._owned[not color]
         empty = self.geometry.mask & ~(me | opp)
         found = 0
-        for o in self.geometry.directions:
-            found |= me & _shift(opp, -o) & _shift(empty, -2 * o)
-        return found
+        for o in self.geometry.half_directions:  # each o and -o: victim beside, vacancy beyond
+            found |= (opp >> o) & (empty >> (o + o)) | (opp << o) & (empty << (o + o))
+        return found & me
 
     def _routes(self, starters: int) -> tuple[int, list[tuple[Square, ...]]]:
         """All longest capture routes of the pieces in ``starters`` (R9-R11)."""
@@ -398,8 +453,8 @@ class Board:
         opp = self._owned[not self.turn]
         empty = self.geometry.mask & ~(self._owned[0] | self._owned[1])
         bad = 0
-        for o in self.geometry.directions:
-            bad |= _shift(opp, o) & _shift(empty, -o)
+        for o in self.geometry.half_directions:  # an opponent on one side, a vacancy beyond
+            bad |= (opp << o) & (empty >> o) | (opp >> o) & (empty << o)
         return bad & empty
 
     def _first_move(self) -> bool:
@@ -420,7 +475,7 @@ class Board:
         starters = self._attackers(color)
         if starters:  # R8: capture first, in both phases
             n, routes = self._routes(starters)
-            moves = MoveSet(CAPTURE, size=n, routes=tuple(routes))
+            moves = MoveSet(CAPTURE, 0, n, (), tuple(routes))
         elif self._hand[color]:  # R8: then enter
             geo = self.geometry
             vacant = geo.mask & ~(self._owned[0] | self._owned[1])
@@ -430,12 +485,15 @@ class Board:
                 vacant &= ~(1 << geo.centre)
             # R14: a shadowpiece when the opponent has nothing left in hand
             size = self._hand[color] if not self._hand[not color] else 1
-            moves = MoveSet(ENTER, mask=vacant, size=size) if vacant else _NO_MOVES
+            moves = MoveSet(ENTER, vacant, size) if vacant else _NO_MOVES
         else:  # R17: step
             me = self._owned[color]
             empty = self.geometry.mask & ~(me | self._owned[not color])
-            masks = tuple(me & _shift(empty, -o) for o in self.geometry.directions)
-            moves = MoveSet(STEP, masks=masks) if any(masks) else _NO_MOVES
+            masks: list[int] = []
+            for o in self.geometry.half_directions:  # directions come in pairs o, -o
+                masks.append(me & (empty >> o))
+                masks.append(me & (empty << o))
+            moves = MoveSet(STEP, 0, 0, tuple(masks)) if any(masks) else _NO_MOVES
         self._moves = moves
         return moves
 
@@ -465,23 +523,51 @@ class Board:
         return move.path in ms.routes and move.captured == ms.size
 
     def moves(self, ms: MoveSet | None = None) -> list[Move]:
-        """The legal moves as a list, in generation order (see :attr:`legal_moves`)."""
+        """The legal moves as a list, in square order (see :attr:`legal_moves`)."""
         ms = ms or self.generate()
         if ms.kind == ENTER:
-            return [Move(MoveKind.ENTER, (sq,), ms.size, 0) for sq in _bits(ms.mask)]
+            entries = self._entry_moves[ms.size]
+            return [entries[sq] for sq in _bits(ms.mask)]
         if ms.kind == STEP:
-            dirs = self.geometry.directions
-            return sorted(
-                (
-                    Move(MoveKind.STEP, (sq, sq + dirs[d]))
-                    for d, m in enumerate(ms.masks)
-                    for sq in _bits(m)
-                ),
-                key=lambda mv: mv.path,
-            )
+            order, masks = self.geometry.direction_order, ms.masks
+            movers = 0
+            for m in masks:
+                movers |= m
+            return [
+                self._step_moves[sq][d]  # type: ignore[misc]
+                for sq in _bits(movers)
+                for d in order
+                if masks[d] >> sq & 1
+            ]
         if ms.kind == CAPTURE:
             return [Move(MoveKind.CAPTURE, r, 0, ms.size) for r in ms.routes]
         return []
+
+    def move_at(self, index: int, ms: MoveSet | None = None) -> Move:
+        """The ``index``-th legal move in :meth:`moves` order, building no other move.
+
+        Cheap random choice for playouts: ``board.move_at(rng.randrange(len(moves)))``.
+        """
+        ms = ms or self.generate()
+        if ms.kind == ENTER:
+            mask = ms.mask
+            for _ in range(index):
+                mask &= mask - 1
+            return self._entry_moves[ms.size][(mask & -mask).bit_length() - 1]
+        if ms.kind == CAPTURE:
+            return Move(MoveKind.CAPTURE, ms.routes[index], 0, ms.size)
+        if ms.kind == STEP:
+            masks = ms.masks
+            movers = 0
+            for m in masks:
+                movers |= m
+            for sq in _bits(movers):
+                for d in self.geometry.direction_order:
+                    if masks[d] >> sq & 1:
+                        if not index:
+                            return self._step_moves[sq][d]  # type: ignore[return-value]
+                        index -= 1
+        raise IndexError("move index out of range")
 
     # --- phases -----------------------------------------------------------------------------
 
@@ -513,9 +599,10 @@ class Board:
     # --- make / unmake ----------------------------------------------------------------------
 
     def _set(self, sq: Square, owner: bool, caps: int, prisoners: int) -> None:
-        old = _code(bool(self._owned[1] >> sq & 1), self._caps[sq], self._prisoners[sq])
-        new = _code(owner, caps, prisoners)
-        self._pack ^= (old ^ new) << (sq * _FIELD)
+        old_owner = bool(self._owned[1] >> sq & 1)
+        self._zobrist ^= _zsquare(sq, old_owner, self._caps[sq], self._prisoners[sq]) ^ _zsquare(
+            sq, owner, caps, prisoners
+        )
         bit = 1 << sq
         self._owned[0] &= ~bit
         self._owned[1] &= ~bit
@@ -528,26 +615,36 @@ class Board:
         color = self.turn
         caps, prisoners = self._caps, self._prisoners
         path = move.path
-        touched = {sq: None for sq in path}
-        if move.kind is MoveKind.CAPTURE:
-            for a, b in zip(path, path[1:], strict=False):
-                touched[(a + b) // 2] = None
-        before = tuple(
-            (sq, bool(self._owned[1] >> sq & 1), caps[sq], prisoners[sq]) for sq in touched
-        )
-        self._undo.append((before, self._hand[0], self._hand[1]))
-        if move.kind is MoveKind.ENTER:
-            self._hand[color] -= move.entered
-            self._set(path[0], color, move.entered, 0)  # R13, R14
-        elif move.kind is MoveKind.STEP:
-            a, b = path
-            self._set(b, color, caps[a], prisoners[a])  # R17: the whole stack
-            self._set(a, color, 0, 0)
+        kind = move.kind
+        hand_before = self._hand[color]
+        a = path[0]
+        if kind is MoveKind.ENTER:  # R13, R14
+            n = move.entered
+            self._undo.append((((a, color, 0, 0),), self._hand[0], self._hand[1]))
+            self._hand[color] -= n
+            self._owned[color] |= 1 << a
+            caps[a] = n
+            self._zobrist ^= _Z_PIECE[(a * 2 + color) * _COUNTS + n]
+        elif kind is MoveKind.STEP:  # R17: the whole stack moves
+            b = path[1]
+            k, p = caps[a], prisoners[a]
+            self._undo.append((((a, color, k, p), (b, color, 0, 0)), self._hand[0], self._hand[1]))
+            self._zobrist ^= _zsquare(a, color, k, p) ^ _zsquare(b, color, k, p)
+            self._owned[color] ^= 1 << a | 1 << b
+            caps[b], prisoners[b] = k, p
+            caps[a] = prisoners[a] = 0
         else:
-            a = path[0]
+            touched = dict.fromkeys(path)
+            for x, y in itertools.pairwise(path):
+                touched[(x + y) // 2] = None
+            owned_white = self._owned[1]
+            before = tuple(
+                (sq, bool(owned_white >> sq & 1), caps[sq], prisoners[sq]) for sq in touched
+            )
+            self._undo.append((before, self._hand[0], self._hand[1]))
             k, p = caps[a], prisoners[a]
             self._set(a, color, 0, 0)  # R10: the start is vacant once left
-            for x, y in zip(path, path[1:], strict=False):
+            for x, y in itertools.pairwise(path):
                 over = (x + y) // 2
                 ko, po = caps[over], prisoners[over]
                 if ko > 1:
@@ -556,15 +653,10 @@ class Board:
                     self._set(over, color, po, 0)
                 p += 1  # R9: the taken man goes to the bottom
             self._set(path[-1], color, k, p)
-        self.turn = not color
-        self.move_stack.append(move)
-        self._moves = None
-        key = self._key()
-        self._keys.append(key)
-        self._seen[key] += 1
+        self._hash_move_end(move, color, hand_before)
 
     def push(self, move: Move) -> None:
-        """Play a legal move; an illegal one raises :class:`IllegalMoveError` and changes nothing."""
+        """Play a legal move; an illegal one raises IllegalMoveError and changes nothing."""
         if not self.is_legal(move):
             raise IllegalMoveError(f"illegal move {self.move_text(move)}: {self.explain(move)}")
         self._make(move)
@@ -581,6 +673,7 @@ class Board:
             self._set(sq, owner, k, p)
         self._hand[0], self._hand[1] = black_hand, white_hand
         self.turn = not self.turn
+        self._zobrist = self._keys[-1]
         self._moves = None
         return move
 
@@ -592,12 +685,14 @@ class Board:
 
     def outcome(self) -> Outcome | None:
         """The result if the game is over (R18, R19a, R19b), else ``None``."""
-        for color in (self.turn, not self.turn):  # R18, the mover first
-            if not self._hand[color] and not self._owned[color]:
-                return Outcome(Termination.NO_PIECES, not color)
-        if self.generate().kind == NONE:
+        hand, owned, turn = self._hand, self._owned, self.turn
+        if not hand[turn] and not owned[turn]:  # R18, the player to move first
+            return Outcome(Termination.NO_PIECES, not turn)
+        if not hand[not turn] and not owned[not turn]:
+            return Outcome(Termination.NO_PIECES, turn)
+        if (self._moves or self.generate()).kind == NONE:
             return Outcome(Termination.BLOCKED, None)
-        if self._seen[self._keys[-1]] >= 3:
+        if self._seen[self._zobrist] >= 3 and self.repetitions() >= 3:
             return Outcome(Termination.REPETITION, None)
         return None
 
@@ -611,7 +706,19 @@ class Board:
 
     def repetitions(self) -> int:
         """How often the current position has occurred since the root (R19b)."""
-        return self._seen[self._keys[-1]]
+        key = self._zobrist
+        seen = self._seen[key]
+        if seen < 2:
+            return seen  # keys can only over-count, never miss an occurrence
+        # Count real positions: Zobrist keys may (very rarely) collide.
+        current = self.position()
+        board = self.root()
+        count = int(board.position() == current)
+        for i, move in enumerate(self.move_stack, 1):
+            board._make(move)
+            if self._keys[i] == key and board.position() == current:
+                count += 1
+        return count
 
     # --- move notation ----------------------------------------------------------------------
 
@@ -629,18 +736,17 @@ class Board:
         """
         mt = parse_move_text(text)
         geo = self.geometry
+        all_names = [geo.square_name(sq, names) for sq in geo.squares]
         for spec in mt.specs:
-            if spec.full:
-                try:
-                    geo.parse_square(str(spec), names)
-                except KeyError:
-                    raise InvalidMoveError(
-                        f"{mt.text!r}: {spec} is not a square of the {geo.name} board"
-                    ) from None
+            if not any(spec.matches(n) for n in all_names):
+                what = "square" if spec.full else "line"
+                raise InvalidMoveError(
+                    f"{mt.text!r}: {spec} is not a {what} of the {geo.name} board"
+                )
         legal = self.moves()
         named = [[geo.square_name(sq, names) for sq in m.path] for m in legal]
         matches = [m for m, p in zip(legal, named, strict=True) if _matches(mt, m, p, exact=True)]
-        if not matches and not (mt.full and len(mt.specs) > 2):
+        if not matches and not self._literal(mt, names):
             matches = [
                 m for m, p in zip(legal, named, strict=True) if _matches(mt, m, p, exact=False)
             ]
@@ -653,7 +759,9 @@ class Board:
             )
         intended = self._intended(mt, names)
         if intended is None:
-            raise IllegalMoveError(f"illegal move {mt.text!r}: {self._required(names)}")
+            raise IllegalMoveError(
+                f"illegal move {mt.text!r}: no legal move fits it; {self._required(names)}"
+            )
         raise IllegalMoveError(
             f"illegal move {self.move_text(intended, names)}: {self.explain(intended, names)}"
         )
@@ -664,6 +772,21 @@ class Board:
         self._make(move)
         return move
 
+    def _literal(self, mt: MoveText, names: Names) -> bool:
+        """Is a text a complete move as written (so never an abbreviation)?
+
+        Full texts of three or more squares are routes; a full two-square text is a
+        step or a one-jump capture when its squares are one step or one jump apart.
+        Otherwise (``hd4x``, ``h6d4x``, ``h4xd4``) it gives only the start and the end.
+        """
+        if not mt.full or len(mt.specs) == 1:
+            return mt.full and not mt.capture_marked  # "e5x" names only the start
+        if len(mt.specs) > 2:
+            return True
+        a, b = (self.geometry.parse_square(str(s), names) for s in mt.specs)
+        dirs = self.geometry.directions
+        return (b - a) in dirs or ((b - a) % 2 == 0 and (b - a) // 2 in dirs)
+
     def _intended(self, mt: MoveText, names: Names) -> Move | None:
         """The move a fully written text describes, legal or not (for explanations)."""
         if not mt.full:
@@ -671,10 +794,10 @@ class Board:
         path = tuple(self.geometry.parse_square(str(s), names) for s in mt.specs)
         if len(path) == 1:
             return Move.enter(path[0], self.entry_size())
-        if len(path) == 2 and not mt.capture_marked and (path[1] - path[0]) in (
-            self.geometry.directions
-        ):
-            return Move.step(path[0], path[1])
+        if len(path) == 2 and not mt.capture_marked:
+            delta, dirs = path[1] - path[0], self.geometry.directions
+            if delta in dirs or not (delta % 2 == 0 and delta // 2 in dirs):
+                return Move.step(path[0], path[1])
         return Move.capture(path)
 
     def _required(self, names: Names = "oblique") -> str:
@@ -687,16 +810,19 @@ class Board:
             shown = " or ".join(best[:3]) + (" or another" if len(best) > 3 else "")
             return f"you must capture: {shown} takes {ms.size} {men} (R8, R11)"
         if ms.kind == ENTER:
-            return f"{who} has men in hand and must enter (R8)"
+            return f"{who} must enter: no capture and men in hand (R8)"
         if ms.kind == STEP:
-            return f"{who} has no capture and no men in hand and must step (R8, R17)"
+            return f"{who} must step: no capture and no men in hand (R8, R17)"
         outcome = self.outcome()
         return f"the game is over: {outcome.reason()}" if outcome else "no legal move"
 
     def explain(self, move: Move, names: Names = "oblique") -> str:
         """Why ``move`` is not legal here, in players' terms, citing the rule."""
         geo = self.geometry
-        name = lambda sq: geo.square_name(sq, names)  # noqa: E731
+
+        def name(sq: Square) -> str:
+            return geo.square_name(sq, names)
+
         ms = self.generate()
         color, opp = self.turn, COLOR_NAMES[not self.turn]
         if self.is_legal(move):
@@ -712,7 +838,7 @@ class Board:
         if move.kind is MoveKind.ENTER:
             sq = move.path[0]
             if ms.kind != ENTER:
-                return f"{COLOR_NAMES[color]} has no men in hand and must step (R8, R17)"
+                return self._required(names)
             if self._caps[sq]:
                 return f"{name(sq)} is occupied (R13)"
             if self._first_move() and sq == geo.centre:
@@ -738,12 +864,13 @@ class Board:
 
     def _explain_capture(self, move: Move, ms: MoveSet, names: Names) -> str:
         geo = self.geometry
-        name = lambda sq: geo.square_name(sq, names)  # noqa: E731
+
+        def name(sq: Square) -> str:
+            return geo.square_name(sq, names)
+
         text = self.move_text(move, names)
         path = move.path
         color = self.turn
-        if ms.kind != CAPTURE:
-            return f"{COLOR_NAMES[color]} has no capture here: {self._required(names)}"
         if not self._owned[color] >> path[0] & 1:
             return f"{name(path[0])} holds no {COLOR_NAMES[color]} piece"
         if len(path) < 2:
@@ -753,7 +880,7 @@ class Board:
         opp = not color
         scratch._set(path[0], color, 0, 0)
         back = -1
-        for x, y in zip(path, path[1:], strict=False):
+        for x, y in itertools.pairwise(path):
             over = (x + y) // 2
             hop = f"{name(x)}x{name(y)}"
             delta = y - x
@@ -772,17 +899,20 @@ class Board:
             else:
                 scratch._set(over, color, po, 0)
             back = d ^ 1
+        if ms.kind != CAPTURE:  # every route fails at once when there is no capture
+            return self._required(names)
         taken = len(path) - 1
         best = sorted(self.move_text(m, names) for m in self.moves(ms))
-        men = lambda n: f"{n} man" if n == 1 else f"{n} men"  # noqa: E731
+
+        def men(n: int) -> str:
+            return f"{n} man" if n == 1 else f"{n} men"
+
+        message = f"{text} takes {men(taken)} but {best[0]} takes {men(ms.size)} (R11)"
         last = path[-1]
         for d, over, land in geo.jumps[last]:
             if d != back and scratch._owned[opp] >> over & 1 and not scratch._caps[land]:
-                return (
-                    f"the capture must go on from {name(last)} (R10): "
-                    f"{best[0]} takes {men(ms.size)}"
-                )
-        return f"{text} takes {men(taken)} but {best[0]} takes {men(ms.size)} (R11)"
+                return f"{message}; a capture must also go on from {name(last)} (R10)"
+        return message
 
 
 def _matches(mt: MoveText, move: Move, names: list[str], *, exact: bool) -> bool:
@@ -794,8 +924,10 @@ def _matches(mt: MoveText, move: Move, names: list[str], *, exact: bool) -> bool
         return len(specs) == len(names) and all(
             s.matches(n) for s, n in zip(specs, names, strict=True)
         )
+    if len(specs) == 1:  # "e5x": the capture from e5
+        return mt.capture_marked and specs[0].matches(names[0])
     # Abbreviated: first and last squares given, any given middle squares in order.
-    if len(specs) < 2 or len(specs) > len(names):
+    if len(specs) > len(names):
         return False
     if not (specs[0].matches(names[0]) and specs[-1].matches(names[-1])):
         return False

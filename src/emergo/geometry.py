@@ -42,6 +42,10 @@ class Geometry:
     """The centre square, banned for White's very first entry (R16)."""
     directions: tuple[int, ...]
     """Square-int offsets of the line directions; ``directions[d ^ 1]`` is the opposite of d."""
+    half_directions: tuple[int, ...]
+    """One offset of each opposite pair (the others are their negatives), for bitboard shifts."""
+    direction_order: tuple[int, ...]
+    """Direction indices sorted by offset, so that ``sq + offset`` ascends."""
     mask: int = field(repr=False)
     """Bitboard of all squares."""
     neighbours: tuple[tuple[Square, ...], ...] = field(repr=False)
@@ -125,6 +129,8 @@ def _build(name: str, size: int, men: int) -> Geometry:
         squares=squares,
         centre=c * STRIDE + c,
         directions=directions,
+        half_directions=directions[0::2],
+        direction_order=tuple(sorted(range(len(directions)), key=lambda d: directions[d])),
         mask=mask,
         neighbours=tuple(neighbours),
         jumps=tuple(jumps),

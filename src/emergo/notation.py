@@ -19,7 +19,7 @@ COLOR_LETTERS = ("b", "w")
 
 @dataclass(frozen=True)
 class ParsedPosition:
-    """A position string taken apart; stacks are ``(owner, caps, prisoners)`` with owner 1 = White."""
+    """A position string taken apart; stacks are ``(owner, caps, prisoners)``, True = White."""
 
     variant: str
     white_to_move: bool
