@@ -1,0 +1,984 @@
+"""Engine matches: games in parallel from balanced openings, pentanomial statistics and SPRT.
+
+``emergo match`` (and :func:`run_match`) plays engines speaking the engine protocol
+(docs/engine-protocol.md) against each other, as fishtest and cutechess-cli do:
+
+* every opening of the suite (``emergo/data/openings.txt``) is played twice with
+  colours swapped, and each such *pair* of games is one sample: the pentanomial
+  counts LL, LD, DD+WL, WD, WW of the first engine;
+* the Elo difference and its 95% error bar come from the variance of the pair
+  scores; the likelihood of superiority (LOS) from the same normal model;
+* a GSPRT on the pentanomial model (fishtest's approximation, logistic Elo
+  bounds) may stop the match as soon as one hypothesis is accepted;
+* a game ends by the rules (R18, R19a, R19b), by adjudication (both engines
+  report ``|score| >= threshold`` for N moves each, or a maximum length: draw),
+  by a time forfeit or by an engine failing (a crash, an illegal move: it loses);
+* every game is written as a record (:mod:`emergo.record`).
+
+The built-in players of :mod:`emergo.players` take part as engines through
+``emergo-engine --player NAME``: name them ``random`` or ``greedy``; ``python``
+is the engine with the interim Python search.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import datetime
+import math
+import random
+import shlex
+import sys
+import threading
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import TextIO
+
+from emergo.board import WHITE, Board, Color
+from emergo.engine import (
+    EngineError,
+    EngineTerminatedError,
+    EngineTimeoutError,
+    InfoDict,
+    SimpleEngine,
+)
+from emergo.search import Limit, Score
+
+# --- statistics -------------------------------------------------------------------------------
+
+PENTANOMIAL_LABELS = ("LL", "LD", "DD/WL", "WD", "WW")
+"""The five outcomes of a game pair, by the first engine's points in it: 0, 1/2, 1, 3/2, 2."""
+
+
+def logistic_elo(score: float) -> float:
+    """The Elo difference that gives an expected score (0 < score < 1) in the logistic model."""
+    if score <= 0.0:
+        return -math.inf
+    if score >= 1.0:
+        return math.inf
+    return -400.0 * math.log10(1.0 / score - 1.0)
+
+
+def expected_score(elo: float) -> float:
+    """The expected score of an Elo difference (logistic model)."""
+    return 1.0 / (1.0 + math.pow(10.0, -elo / 400.0))
+
+
+def _phi(x: float) -> float:
+    return 0.5 * (1.0 + math.erf(x / math.sqrt(2.0)))
+
+
+def pentanomial_stats(penta: Sequence[int]) -> tuple[int, float, float]:
+    """``(pairs, mean, variance)`` of the per-game score over game pairs.
+
+    A pair's score ``i/4`` (i = 0..4) is its points divided by 2; the variance is
+    that of one pair's score, not of the mean.
+    """
+    if len(penta) != 5 or any(n < 0 for n in penta):
+        raise ValueError(f"pentanomial counts must be 5 counts >= 0, not {list(penta)}")
+    pairs = sum(penta)
+    if pairs == 0:
+        return 0, 0.5, 0.0
+    mean = sum(n * i / 4 for i, n in enumerate(penta)) / pairs
+    var = sum(n * (i / 4 - mean) ** 2 for i, n in enumerate(penta)) / pairs
+    return pairs, mean, var
+
+
+@dataclass(frozen=True)
+class EloEstimate:
+    """Elo difference with its 95% confidence half-width, and the likelihood of superiority."""
+
+    elo: float
+    error: float
+    """Half the width of the 95% interval, in Elo (``nan`` when unknown)."""
+    los: float
+    """Probability that the first engine is the stronger, 0..1."""
+    score: float
+    """Mean score per game of the first engine, 0..1."""
+
+    def __str__(self) -> str:
+        elo = f"{self.elo:+.1f}" if math.isfinite(self.elo) else f"{self.elo:+}"
+        if math.isnan(self.error):
+            return f"{elo} +/- ?"
+        return f"{elo} +/- {self.error:.1f}"
+
+
+def elo_estimate(penta: Sequence[int], z: float = 1.959964) -> EloEstimate:
+    """Elo and error bars from pentanomial counts (normal approximation of the pair scores)."""
+    pairs, mean, var = pentanomial_stats(penta)
+    if pairs == 0:
+        return EloEstimate(0.0, math.nan, 0.5, 0.5)
+    sd = math.sqrt(var / pairs)
+    elo = logistic_elo(mean)
+    if sd == 0.0:
+        los = 0.5 if mean == 0.5 else float(mean > 0.5)
+        return EloEstimate(elo, 0.0 if math.isfinite(elo) else math.nan, los, mean)
+    low = logistic_elo(max(mean - z * sd, 1e-9))
+    high = logistic_elo(min(mean + z * sd, 1 - 1e-9))
+    return EloEstimate(elo, (high - low) / 2, _phi((mean - 0.5) / sd), mean)
+
+
+def sprt_llr(penta: Sequence[int], elo0: float, elo1: float) -> float:
+    """The generalized log-likelihood ratio of H1 (elo1) against H0 (elo0), pentanomial model.
+
+    Fishtest's approximation (M. Van den Bergh, "A simple approximation of the
+    GSPRT"): with the empirical distribution of pair scores,
+    ``LLR = N/2 * ln(sum p (x - s0)^2 / sum p (x - s1)^2)`` where s0, s1 are the
+    expected scores of the logistic Elo bounds.  As in fishtest, every count is
+    at least 1e-3 (so a distribution with gaps stays usable) and N is their sum.
+    """
+    if sum(penta) == 0:
+        return 0.0
+    counts = [max(float(n), 1e-3) for n in penta]
+    total = sum(counts)
+    s0, s1 = expected_score(elo0), expected_score(elo1)
+    r0 = sum(c * (i / 4 - s0) ** 2 for i, c in enumerate(counts)) / total
+    r1 = sum(c * (i / 4 - s1) ** 2 for i, c in enumerate(counts)) / total
+    if r0 == 0.0 or r1 == 0.0:
+        return 0.0
+    return total * 0.5 * math.log(r0 / r1)
+
+
+@dataclass(frozen=True)
+class SPRT:
+    """A sequential probability ratio test of H0: elo = elo0 against H1: elo = elo1."""
+
+    elo0: float = 0.0
+    elo1: float = 10.0
+    alpha: float = 0.05
+    beta: float = 0.05
+
+    def __post_init__(self) -> None:
+        if not self.elo0 < self.elo1:
+            raise ValueError(f"SPRT needs elo0 < elo1, not {self.elo0} and {self.elo1}")
+        for name in ("alpha", "beta"):
+            value = getattr(self, name)
+            if not 0.0 < value < 0.5:
+                raise ValueError(f"SPRT {name} must be between 0 and 0.5, not {value}")
+
+    def bounds(self) -> tuple[float, float]:
+        """The LLR below which H0 is accepted and above which H1 is."""
+        return (
+            math.log(self.beta / (1.0 - self.alpha)),
+            math.log((1.0 - self.beta) / self.alpha),
+        )
+
+    def llr(self, penta: Sequence[int]) -> float:
+        return sprt_llr(penta, self.elo0, self.elo1)
+
+    def state(self, penta: Sequence[int]) -> str:
+        """``H0 accepted``, ``H1 accepted`` or ``running``."""
+        lower, upper = self.bounds()
+        llr = self.llr(penta)
+        if llr >= upper:
+            return "H1 accepted"
+        if llr <= lower:
+            return "H0 accepted"
+        return "running"
+
+    def describe(self, penta: Sequence[int]) -> str:
+        lower, upper = self.bounds()
+        return (
+            f"SPRT elo0={self.elo0:g} elo1={self.elo1:g} alpha={self.alpha:g} "
+            f"beta={self.beta:g}: LLR {self.llr(penta):.2f} [{lower:.2f}, {upper:.2f}] "
+            f"{self.state(penta)}"
+        )
+
+
+# --- openings ---------------------------------------------------------------------------------
+
+OPENINGS_FILE = Path(__file__).parent / "data" / "openings.txt"
+
+
+@dataclass(frozen=True)
+class Opening:
+    """A start for a game pair: a root position (``None``: the variant's start) and moves."""
+
+    moves: tuple[str, ...] = ()
+    position: str | None = None
+    variant: str | None = None
+
+    def board(self) -> Board:
+        """A board after the opening, with the moves on its stack (R19b knows them)."""
+        board = Board(self.position, variant=self.variant)
+        for text in self.moves:
+            board.push_move(text)
+        return board
+
+    def __str__(self) -> str:
+        moves = " ".join(self.moves)
+        return f"{self.position} | {moves}" if self.position else moves
+
+
+def parse_openings(
+    text: str, *, source: str = "openings", variant: str | None = None
+) -> list[Opening]:
+    """Openings from text: one a line, ``moves...`` or ``R22 position | moves...``; ``#`` comments.
+
+    Every opening is played through on a board, so a bad one is reported with its line.
+    """
+    openings: list[Opening] = []
+    for number, raw in enumerate(text.splitlines(), 1):
+        line = raw.split("#", 1)[0].strip()
+        if not line:
+            continue
+        position: str | None = None
+        if "|" in line:
+            head, _, line = line.partition("|")
+            position = head.strip() or None
+        opening = Opening(tuple(line.split()), position, variant)
+        try:
+            opening.board()
+        except ValueError as e:
+            raise ValueError(f"{source}, line {number}: {e}") from None
+        openings.append(opening)
+    return openings
+
+
+def load_openings(path: str | Path | None = None, *, variant: str | None = None) -> list[Opening]:
+    """The openings of a file (default: the suite the package ships)."""
+    path = OPENINGS_FILE if path is None else Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as e:
+        raise ValueError(f"cannot read openings file {str(path)!r}: {e.strerror}") from None
+    openings = parse_openings(text, source=str(path), variant=variant)
+    if not openings:
+        raise ValueError(f"openings file {str(path)!r} holds no opening")
+    return openings
+
+
+# --- engines ----------------------------------------------------------------------------------
+
+BUILTIN_ENGINES = ("random", "greedy", "python")
+"""Names that need no command: the built-in players and the interim Python search."""
+
+DEFAULT_LIMIT = Limit(time=0.1)
+"""The limit of an engine whose spec sets none."""
+
+
+@dataclass(frozen=True)
+class EngineSpec:
+    """One participant: how to start it, its options and how long it may think.
+
+    ``tc`` is a time control ``(base, increment)`` in seconds: the match keeps a
+    clock per game and sends it with every ``go``; ``limit`` adds fixed limits
+    (depth, nodes, move time) on top.  ``timeout`` is how long an answer may take
+    beyond the limit's own time before the engine forfeits the game.
+    """
+
+    name: str
+    command: tuple[str, ...]
+    options: dict[str, str] = field(default_factory=dict)
+    limit: Limit = DEFAULT_LIMIT
+    tc: tuple[float, float] | None = None
+    timeout: float = 30.0
+
+    @classmethod
+    def builtin(
+        cls,
+        name: str,
+        *,
+        options: dict[str, str] | None = None,
+        limit: Limit = DEFAULT_LIMIT,
+        tc: tuple[float, float] | None = None,
+        timeout: float = 30.0,
+    ) -> EngineSpec:
+        """``random``/``greedy`` (:mod:`emergo.players`) or ``python`` (the interim search)."""
+        base = [sys.executable, "-m", "emergo.protocol"]
+        if name in ("random", "greedy"):
+            command = (*base, "--player", name)
+        elif name == "python":
+            command = (*base, "--backend", "python")
+        else:
+            raise ValueError(
+                f"unknown built-in engine {name!r}: expected {', '.join(BUILTIN_ENGINES)}"
+            )
+        return cls(name, command, dict(options or {}), limit, tc, timeout)
+
+
+def parse_tc(text: str) -> tuple[float, float]:
+    """``base+inc`` in seconds (``10+0.1``, ``60``) as ``(base, inc)``."""
+    base, _, inc = text.partition("+")
+    try:
+        values = (float(base), float(inc) if inc else 0.0)
+    except ValueError:
+        raise ValueError(f"tc={text!r}: expected seconds as base+increment, e.g. 10+0.1") from None
+    if values[0] <= 0 or values[1] < 0 or not all(math.isfinite(v) for v in values):
+        raise ValueError(f"tc={text!r}: the base must be > 0 and the increment >= 0")
+    return values
+
+
+def parse_engine_spec(text: str, defaults: str = "") -> EngineSpec:
+    """An engine from ``key=value`` words (cutechess-cli style), after the ``defaults`` words.
+
+    Keys: ``cmd`` (the command line) or a built-in name alone (``random``,
+    ``greedy``, ``python``), ``name``, ``depth``, ``nodes``, ``move-time``
+    (seconds), ``tc`` (``base+inc`` seconds), ``timeout`` (seconds) and
+    ``option.NAME=VALUE``.
+    """
+    words = shlex.split(defaults) + shlex.split(text)
+    values: dict[str, str] = {}
+    options: dict[str, str] = {}
+    builtin: str | None = None
+    for word in words:
+        key, eq, value = word.partition("=")
+        if not eq:
+            if word in BUILTIN_ENGINES:
+                builtin = word
+                continue
+            raise ValueError(
+                f"engine spec {text!r}: {word!r} is not key=value nor a built-in name "
+                f"({', '.join(BUILTIN_ENGINES)})"
+            )
+        if key.startswith("option."):
+            options[key[len("option.") :]] = value
+        elif key in ("cmd", "name", "depth", "nodes", "move-time", "tc", "timeout"):
+            values[key] = value
+        else:
+            raise ValueError(f"engine spec {text!r}: unknown key {key!r}")
+    try:
+        depth = int(values["depth"]) if "depth" in values else None
+        nodes = int(values["nodes"]) if "nodes" in values else None
+        move_time = float(values["move-time"]) if "move-time" in values else None
+        timeout = float(values.get("timeout", "30"))
+    except ValueError as e:
+        raise ValueError(f"engine spec {text!r}: {e}") from None
+    tc = parse_tc(values["tc"]) if "tc" in values else None
+    limit = Limit(depth=depth, nodes=nodes, time=move_time)
+    if limit == Limit() and tc is None:
+        limit = DEFAULT_LIMIT
+    if "cmd" in values:
+        command = tuple(shlex.split(values["cmd"]))
+        if not command:
+            raise ValueError(f"engine spec {text!r}: empty cmd")
+        name = values.get("name") or Path(command[0]).name
+        return EngineSpec(name, command, options, limit, tc, timeout)
+    if builtin is None:
+        raise ValueError(
+            f"engine spec {text!r} needs cmd=... or one of {', '.join(BUILTIN_ENGINES)}"
+        )
+    spec = EngineSpec.builtin(builtin, options=options, limit=limit, tc=tc, timeout=timeout)
+    return replace(spec, name=values.get("name", builtin))
+
+
+# --- games ------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Adjudication:
+    """When the match ends a game the rules have not ended.
+
+    ``score``: a win for a side when both engines reported ``|score| >= score``
+    centi-men in its favour on each of their last ``moves`` moves (win/loss
+    scores count as beyond any threshold); ``None`` turns it off.
+    ``max_plies``: a draw after this many plies (the opening included).
+    """
+
+    score: int | None = None
+    moves: int = 4
+    max_plies: int | None = 400
+
+
+@dataclass
+class GameResult:
+    """One finished game."""
+
+    number: int
+    pair: int
+    white: int
+    """Index of the engine playing White."""
+    black: int
+    result: str
+    """``1-0``, ``0-1`` or ``1/2-1/2`` (R20)."""
+    reason: str
+    plies: int
+    opening: int
+    record: str = ""
+
+    def points(self, engine: int) -> float:
+        """The points ``engine`` scored in this game."""
+        if self.result == "1/2-1/2":
+            return 0.5
+        white_won = self.result == "1-0"
+        return 1.0 if (engine == self.white) == white_won else 0.0
+
+
+class MatchError(RuntimeError):
+    """The match cannot go on (an engine does not start, a bad setting)."""
+
+
+class _Seat:
+    """A worker's running instance of one engine, restarted after a failure."""
+
+    def __init__(self, spec: EngineSpec, seed: int) -> None:
+        self.spec = spec
+        self.seed = seed
+        self.engine: SimpleEngine | None = None
+
+    def get(self) -> SimpleEngine:
+        if self.engine is None:
+            try:
+                engine = SimpleEngine.popen(list(self.spec.command), timeout=self.spec.timeout)
+            except EngineError as e:
+                raise MatchError(f"engine {self.spec.name}: {e}") from None
+            try:
+                options = dict(self.spec.options)
+                if "Seed" in engine.options and "Seed" not in options:
+                    options["Seed"] = str(self.seed)
+                engine.configure(options)
+            except EngineError as e:
+                engine.quit()
+                raise MatchError(f"engine {self.spec.name}: {e}") from None
+            self.engine = engine
+        return self.engine
+
+    def drop(self) -> None:
+        if self.engine is not None:
+            with contextlib.suppress(EngineError, OSError):
+                self.engine.process.kill()
+                self.engine.close()
+            self.engine = None
+
+    def quit(self) -> None:
+        if self.engine is not None:
+            with contextlib.suppress(EngineError, OSError):
+                self.engine.quit()
+            self.engine = None
+
+
+def _decisive_for(score: Score, threshold: int) -> int:
+    """+1 / -1 when a score (for the mover) clears the threshold for / against him, else 0."""
+    if score.kind == "win":
+        return 1
+    if score.kind == "loss":
+        return -1
+    if score.kind == "cp" and abs(score.value) >= threshold:
+        return 1 if score.value > 0 else -1
+    return 0
+
+
+def _comment(info: InfoDict, elapsed: float) -> str:
+    parts = []
+    if "score" in info:
+        depth = info.get("depth")
+        parts.append(info["score"].token() + (f"/{depth}" if depth is not None else ""))
+    parts.append(f"{elapsed:.2f}s")
+    return " ".join(parts)
+
+
+def play_game(
+    white: SimpleEngine,
+    black: SimpleEngine,
+    specs: tuple[EngineSpec, EngineSpec],
+    opening: Opening,
+    adjudication: Adjudication,
+) -> tuple[Board, str, str, dict[int, str], Color | None]:
+    """Play one game; returns the final board, result, reason, move comments and a failed side.
+
+    The failed side is the colour whose engine crashed or timed out (its process
+    should be restarted), else ``None``.
+    """
+    board = opening.board()
+    engines = {WHITE: white, not WHITE: black}
+    spec_of = {WHITE: specs[0], not WHITE: specs[1]}
+    clocks: dict[bool, float | None] = {}
+    incs: dict[bool, float | None] = {}
+    for color, spec in spec_of.items():
+        tc = spec.tc
+        clocks[color], incs[color] = (tc[0], tc[1]) if tc is not None else (None, None)
+    verdicts: dict[bool, list[int]] = {True: [], False: []}  # per mover: +1 White ahead, -1 Black
+    comments: dict[int, str] = {}
+    while True:
+        outcome = board.outcome()
+        if outcome is not None:
+            return board, outcome.result(), outcome.reason(), comments, None
+        if adjudication.max_plies is not None and len(board.move_stack) >= adjudication.max_plies:
+            reason = f"adjudicated: draw after {adjudication.max_plies} plies"
+            return board, "1/2-1/2", reason, comments, None
+        mover = board.turn
+        spec = spec_of[mover]
+        limit = spec.limit
+        if clocks[mover] is not None or clocks[not mover] is not None:
+            limit = replace(
+                limit, wtime=clocks[True], btime=clocks[False], winc=incs[True], binc=incs[False]
+            )
+        loss = "0-1" if mover == WHITE else "1-0"
+        start = time.monotonic()
+        try:
+            played = engines[mover].play(board, limit, timeout=spec.timeout)
+        except EngineTimeoutError as e:
+            return board, loss, f"{spec.name} forfeits: {e}", comments, mover
+        except EngineTerminatedError as e:
+            return board, loss, f"{spec.name} forfeits: {e}", comments, mover
+        except EngineError as e:
+            return board, loss, f"{spec.name} forfeits: {e}", comments, None
+        elapsed = time.monotonic() - start
+        clock = clocks[mover]
+        if clock is not None:
+            left = clock - elapsed
+            if left < 0:
+                return board, loss, f"{spec.name} lost on time (R20)", comments, None
+            clocks[mover] = left + (incs[mover] or 0.0)
+        if played.move is None:  # the engine says the game is over but the rules do not
+            return board, loss, f"{spec.name} forfeits: it sent no move", comments, None
+        board.push(played.move)
+        comments[len(board.move_stack)] = _comment(played.info, elapsed)
+        if adjudication.score is not None:
+            score = played.info.get("score")
+            verdict = 0 if score is None else _decisive_for(score, adjudication.score)
+            verdicts[mover].append(verdict if mover == WHITE else -verdict)
+            n = adjudication.moves
+            last = verdicts[True][-n:] + verdicts[False][-n:]
+            if len(last) == 2 * n and len(set(last)) == 1 and last[0] != 0:
+                result = "1-0" if last[0] > 0 else "0-1"
+                reason = (
+                    f"adjudicated: both engines scored at least {adjudication.score} for the "
+                    f"winner in their last {n} moves"
+                )
+                return board, result, reason, comments, None
+
+
+def write_record(
+    board: Board,
+    *,
+    white: str,
+    black: str,
+    result: str,
+    reason: str,
+    number: int,
+    event: str,
+    comments: dict[int, str],
+    opening: int,
+) -> str:
+    """The record of a game (:mod:`emergo.record`); a plain move list if that module is missing."""
+    tags = {
+        "Event": event,
+        "Site": "emergo match",
+        "Date": datetime.date.today().strftime("%Y.%m.%d"),
+        "Round": str(number),
+        "White": white,
+        "Black": black,
+        "Opening": str(opening + 1),
+        "Reason": reason,
+    }
+    try:
+        from emergo.record import Game, write_game
+    except ImportError:  # pragma: no cover - the record module ships with the package
+        head = "".join(f'[{k} "{v}"]\n' for k, v in tags.items())
+        return f'{head}[Result "{result}"]\n\n{" ".join(map(str, board.move_stack))} {result}\n'
+    game = Game.from_board(board, **tags)
+    if board.outcome() is None:
+        game.headers["Result"] = result
+        if "lost on time" in reason:
+            game.headers["Termination"] = "time-forfeit"
+    game.comments.update(comments)
+    return write_game(game)
+
+
+# --- the match --------------------------------------------------------------------------------
+
+
+@dataclass
+class PairingStats:
+    """Results of engine ``first`` against engine ``second``, from ``first``'s side."""
+
+    first: int
+    second: int
+    wins: int = 0
+    draws: int = 0
+    losses: int = 0
+    penta: list[int] = field(default_factory=lambda: [0] * 5)
+
+    @property
+    def games(self) -> int:
+        return self.wins + self.draws + self.losses
+
+    @property
+    def points(self) -> float:
+        return self.wins + self.draws / 2
+
+    def elo(self) -> EloEstimate:
+        return elo_estimate(self.penta)
+
+
+@dataclass
+class MatchResult:
+    """Everything a match produced."""
+
+    names: list[str]
+    games: list[GameResult]
+    pairings: dict[tuple[int, int], PairingStats]
+    sprt: SPRT | None = None
+    stopped_early: bool = False
+    elapsed: float = 0.0
+    records: Path | None = None
+
+    def summary(self) -> str:
+        """The final report: score, W/D/L, pentanomial, Elo +/- error, LOS and the SPRT state."""
+        lines = [f"{len(self.games)} games in {self.elapsed:.1f} s"]
+        for stats in self.pairings.values():
+            a, b = self.names[stats.first], self.names[stats.second]
+            if not stats.games:
+                continue
+            est = stats.elo()
+            share = 100 * stats.points / stats.games
+            lines.append(
+                f"{a} vs {b}: {stats.points:g}/{stats.games} ({share:.1f}%)"
+                f"  W {stats.wins}  D {stats.draws}  L {stats.losses}"
+            )
+            pent = " ".join(
+                f"{label} {n}" for label, n in zip(PENTANOMIAL_LABELS, stats.penta, strict=True)
+            )
+            lines.append(f"  pentanomial: {pent}")
+            lines.append(f"  Elo {est} (95%)  LOS {100 * est.los:.1f}%")
+        if self.sprt is not None:
+            penta = next(iter(self.pairings.values())).penta
+            lines.append(
+                self.sprt.describe(penta) + (" (stopped early)" if self.stopped_early else "")
+            )
+        if len(self.names) > 2:
+            points = [0.0] * len(self.names)
+            played = [0] * len(self.names)
+            for game in self.games:
+                for e in (game.white, game.black):
+                    points[e] += game.points(e)
+                    played[e] += 1
+            lines.append("standings:")
+            for e in sorted(range(len(self.names)), key=lambda e: -points[e]):
+                lines.append(f"  {self.names[e]:<20} {points[e]:g}/{played[e]}")
+        if self.records is not None:
+            lines.append(f"records: {self.records}")
+        return "\n".join(lines)
+
+
+class _Progress:
+    """A status line on a stream: rewritten in place on a terminal, else a line now and then."""
+
+    def __init__(self, stream: TextIO | None, total: int, interval: float = 10.0) -> None:
+        self.stream = stream
+        self.total = total
+        self.tty = bool(stream is not None and stream.isatty())
+        self.interval = interval
+        self.last = time.monotonic()
+        self.printed = ""
+        self.width = 0
+
+    def update(self, done: int, text: str, *, final: bool = False) -> None:
+        if self.stream is None:
+            return
+        line = f"[{done}/{self.total}] {text}"
+        now = time.monotonic()
+        if self.tty:
+            pad = max(self.width - len(line), 0)
+            self.width = len(line)
+            self.stream.write("\r" + line + " " * pad + ("\n" if final else ""))
+        elif line != self.printed and (final or now - self.last >= self.interval):
+            self.stream.write(line + "\n")
+            self.last, self.printed = now, line
+        else:
+            return
+        self.stream.flush()
+
+
+def _status(stats: PairingStats, names: list[str], sprt: SPRT | None) -> str:
+    text = (
+        f"{names[stats.first]} vs {names[stats.second]} +{stats.wins}={stats.draws}-{stats.losses}"
+    )
+    if stats.penta and sum(stats.penta):
+        text += f"  Elo {stats.elo()}"
+    if sprt is not None:
+        lower, upper = sprt.bounds()
+        text += f"  LLR {sprt.llr(stats.penta):.2f} [{lower:.2f}, {upper:.2f}]"
+    return text
+
+
+def run_match(
+    engines: Sequence[EngineSpec],
+    *,
+    games: int = 2,
+    concurrency: int = 1,
+    openings: Sequence[Opening] | str | Path | None = None,
+    adjudication: Adjudication | None = None,
+    sprt: SPRT | None = None,
+    records: str | Path | None = None,
+    progress: TextIO | None = None,
+    seed: int | None = None,
+    event: str = "emergo match",
+) -> MatchResult:
+    """Play a match and return its results.
+
+    ``games`` per pairing of engines (rounded up to whole colour-swapped pairs);
+    with more than two engines every pairing plays (a round robin).  ``openings``
+    is a list, a file, or ``None`` for the shipped suite; they are used in order
+    (shuffled when ``seed`` is given).  ``sprt`` needs exactly two engines and
+    may stop the match early.  ``records`` is the file the games are appended to.
+    """
+    if len(engines) < 2:
+        raise MatchError("a match needs at least two engines")
+    if sprt is not None and len(engines) != 2:
+        raise MatchError("SPRT needs exactly two engines")
+    if games < 1 or concurrency < 1:
+        raise MatchError("games and concurrency must be at least 1")
+    adjudication = adjudication or Adjudication()
+    if isinstance(openings, Sequence) and not isinstance(openings, str):
+        suite = list(openings)
+    else:
+        suite = load_openings(openings)
+    if not suite:
+        raise MatchError("no openings")
+    if seed is not None:
+        random.Random(seed).shuffle(suite)
+    names = _unique_names([spec.name for spec in engines])
+    pairings = {
+        (i, j): PairingStats(i, j) for i in range(len(engines)) for j in range(i + 1, len(engines))
+    }
+    pairs_per_pairing = (games + 1) // 2
+    jobs: list[tuple[int, int, int, int]] = []  # (pair number, first, second, opening index)
+    for k in range(pairs_per_pairing):
+        for i, j in pairings:
+            jobs.append((len(jobs), i, j, k % len(suite)))
+    total_games = 2 * len(jobs)
+    record_path = Path(records) if records is not None else None
+    if record_path is not None:
+        try:
+            record_path.write_text("", encoding="utf-8")
+        except OSError as e:
+            raise MatchError(
+                f"cannot write records to {str(record_path)!r}: {e.strerror}"
+            ) from None
+    lock = threading.Lock()
+    stop = threading.Event()
+    results: list[GameResult] = []
+    halves: dict[int, list[GameResult]] = {}  # the games of each pair finished so far
+    failures: list[BaseException] = []
+    bar = _Progress(progress, total_games)
+    job_iter = iter(jobs)
+    started = time.monotonic()
+    stopped_early = False
+
+    def next_job() -> tuple[int, int, int, int] | None:
+        with lock:
+            if stop.is_set():
+                return None
+            return next(job_iter, None)
+
+    def finish(game: GameResult) -> None:
+        nonlocal stopped_early
+        with lock:
+            results.append(game)
+            if record_path is not None:
+                with record_path.open("a", encoding="utf-8") as handle:
+                    handle.write(("\n" if len(results) > 1 else "") + game.record)
+            first, second = sorted((game.white, game.black))
+            stats = pairings[(first, second)]
+            points = game.points(first)
+            stats.wins += points == 1.0
+            stats.draws += points == 0.5
+            stats.losses += points == 0.0
+            mates = halves.setdefault(game.pair, [])
+            mates.append(game)
+            if len(mates) == 2:
+                half_points = round(2 * sum(g.points(first) for g in mates))
+                stats.penta[half_points] += 1
+                if sprt is not None and sprt.state(stats.penta) != "running":
+                    stopped_early = not stop.is_set() and len(results) < total_games
+                    stop.set()
+            bar.update(len(results), _status(stats, names, sprt))
+
+    def worker(index: int) -> None:
+        rng = random.Random(f"{seed}-{index}")
+        seats = [_Seat(spec, rng.randrange(2**31)) for spec in engines]
+        try:
+            while (job := next_job()) is not None:
+                pair, first, second, opening_index = job
+                for g, (w, b) in enumerate(((first, second), (second, first))):
+                    number = 2 * pair + g + 1
+                    game = _play(seats, w, b, opening_index, number, pair)
+                    finish(game)
+        except BaseException as e:  # report in the main thread, stop the others
+            with lock:
+                failures.append(e)
+            stop.set()
+        finally:
+            for seat in seats:
+                seat.quit()
+
+    def _play(
+        seats: list[_Seat], w: int, b: int, opening_index: int, number: int, pair: int
+    ) -> GameResult:
+        opening = suite[opening_index]
+        board, result, reason, comments, failed = play_game(
+            seats[w].get(), seats[b].get(), (engines[w], engines[b]), opening, adjudication
+        )
+        if failed is not None:
+            seats[w if failed == WHITE else b].drop()
+        record = write_record(
+            board,
+            white=names[w],
+            black=names[b],
+            result=result,
+            reason=reason,
+            number=number,
+            event=event,
+            comments=comments,
+            opening=opening_index,
+        )
+        plies = len(board.move_stack)
+        return GameResult(number, pair, w, b, result, reason, plies, opening_index, record)
+
+    threads = [
+        threading.Thread(target=worker, args=(i,), name=f"match-worker-{i}", daemon=True)
+        for i in range(min(concurrency, len(jobs)))
+    ]
+    for t in threads:
+        t.start()
+    try:
+        for t in threads:
+            while t.is_alive():
+                t.join(timeout=0.2)
+    except KeyboardInterrupt:
+        stop.set()
+        for t in threads:
+            t.join(timeout=5.0)
+        raise
+    if failures:
+        failure = failures[0]
+        if isinstance(failure, MatchError):
+            raise failure
+        raise MatchError(f"a match worker failed: {type(failure).__name__}: {failure}") from failure
+    results.sort(key=lambda g: g.number)
+    outcome = MatchResult(
+        names, results, pairings, sprt, stopped_early, time.monotonic() - started, record_path
+    )
+    first = next(iter(pairings.values()))
+    bar.update(len(results), _status(first, names, sprt), final=True)
+    return outcome
+
+
+def _unique_names(names: list[str]) -> list[str]:
+    seen: dict[str, int] = {}
+    out = []
+    for name in names:
+        seen[name] = seen.get(name, 0) + 1
+        out.append(name if seen[name] == 1 and names.count(name) == 1 else f"{name}-{seen[name]}")
+    return out
+
+
+# --- the command line -------------------------------------------------------------------------
+
+DESCRIPTION = """Play a match between engines speaking the emergo engine protocol.
+
+Each --engine is a built-in name (random, greedy: the players of emergo.players;
+python: the interim Python search) or key=value words:
+  cmd="COMMAND LINE" name=NAME depth=N nodes=N move-time=SECONDS tc=BASE+INC
+  timeout=SECONDS option.NAME=VALUE
+--each adds words to every engine.  Games are played in colour-swapped pairs from
+the openings; the summary gives W/D/L, pentanomial counts, Elo +/- 95% error, LOS
+and the SPRT state."""
+
+
+def _sprt_arg(text: str) -> SPRT:
+    values: dict[str, float] = {}
+    for word in text.replace(",", " ").split():
+        key, eq, value = word.partition("=")
+        if not eq or key not in ("elo0", "elo1", "alpha", "beta"):
+            raise argparse.ArgumentTypeError(
+                f"bad SPRT setting {word!r}: expected elo0=, elo1=, alpha=, beta="
+            )
+        try:
+            values[key] = float(value)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{key}={value!r} is not a number") from None
+    try:
+        return SPRT(**values)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="emergo match",
+        description=DESCRIPTION,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("-e", "--engine", action="append", default=[], metavar="SPEC")
+    parser.add_argument("--each", default="", metavar="SPEC", help="words added to every engine")
+    parser.add_argument(
+        "-n", "--games", type=int, default=20, help="games per pairing (default 20)"
+    )
+    parser.add_argument(
+        "-c", "--concurrency", type=int, default=1, help="games at once (default 1)"
+    )
+    parser.add_argument(
+        "--openings", metavar="FILE", help="openings file (default: the shipped suite)"
+    )
+    parser.add_argument("--seed", type=int, help="shuffle the openings with this seed")
+    parser.add_argument("--sprt", type=_sprt_arg, metavar="'elo0=0 elo1=10 alpha=0.05 beta=0.05'")
+    parser.add_argument(
+        "--adjudicate-score", type=int, metavar="CP", help="win adjudication threshold"
+    )
+    parser.add_argument(
+        "--adjudicate-moves", type=int, default=4, metavar="N", help="moves each (default 4)"
+    )
+    parser.add_argument(
+        "--max-plies",
+        type=int,
+        default=400,
+        metavar="N",
+        help="draw after N plies (default 400; 0: never)",
+    )
+    parser.add_argument(
+        "--records", default="match-games.txt", metavar="FILE", help="game records file"
+    )
+    parser.add_argument("--no-records", action="store_true", help="do not write game records")
+    parser.add_argument("-q", "--quiet", action="store_true", help="no progress line")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``emergo match``: exit status 0 done, 1 the match failed, 2 bad usage, 130 interrupted."""
+    parser = build_parser()
+    try:
+        args = parser.parse_args(list(sys.argv[1:] if argv is None else argv))
+    except SystemExit as e:
+        return int(e.code or 0)
+    try:
+        if len(args.engine) < 2:
+            raise ValueError("name at least two engines with --engine")
+        specs = [parse_engine_spec(text, args.each) for text in args.engine]
+        suite = load_openings(args.openings)
+        adjudication = Adjudication(
+            score=args.adjudicate_score,
+            moves=max(args.adjudicate_moves, 1),
+            max_plies=args.max_plies or None,
+        )
+    except ValueError as e:
+        print(f"emergo match: {e}", file=sys.stderr)
+        return 2
+    try:
+        result = run_match(
+            specs,
+            games=args.games,
+            concurrency=args.concurrency,
+            openings=suite,
+            adjudication=adjudication,
+            sprt=args.sprt,
+            records=None if args.no_records else args.records,
+            progress=None if args.quiet else sys.stderr,
+            seed=args.seed,
+        )
+    except MatchError as e:
+        print(f"emergo match: {e}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print("emergo match: interrupted", file=sys.stderr)
+        return 130
+    print(result.summary())
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

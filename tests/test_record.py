@@ -1,0 +1,626 @@
+"""Tests of emergo.record: the game-record format (docs/records.md), reading and writing."""
+
+from __future__ import annotations
+
+import doctest
+import io
+import json
+import random
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import emergo.record
+from emergo import Board, Termination
+from emergo.errors import AmbiguousMoveError, IllegalMoveError
+from emergo.record import (
+    TAG_ROSTER,
+    Game,
+    Headers,
+    RecordError,
+    read_game,
+    read_games,
+    read_headers,
+    write_game,
+    write_games,
+)
+
+DATA = Path(__file__).parent / "data"
+RECORDS = DATA / "records"
+DOCS = Path(__file__).parent.parent / "docs" / "records.md"
+SEED_000 = "w 0/0 c5:b d6:b e5:b f4:w4 g4:w h4:b2"
+
+
+def ap_games() -> list[dict[str, Any]]:
+    with open(DATA / "abstractplay-dev.jsonl") as f:
+        return [json.loads(line) for line in f]
+
+
+def ap_board(game: dict[str, Any]) -> Board:
+    board = Board()
+    for ply in game["plies"]:
+        board.push_move(ply["played"])
+    return board
+
+
+def read_one(text: str, **kw: object) -> Game:
+    game = read_game(io.StringIO(text), **kw)  # type: ignore[arg-type]
+    assert game is not None
+    return game
+
+
+def error_of(text: str) -> RecordError:
+    with pytest.raises(RecordError) as info:
+        read_one(text)
+    return info.value
+
+
+def texts(game: Game) -> list[str]:
+    return [str(move) for move in game.moves]
+
+
+class LineStream:
+    """A stream that only offers readline and counts the lines handed out."""
+
+    def __init__(self, text: str) -> None:
+        self.lines = text.splitlines(keepends=True)
+        self.given = 0
+
+    def readline(self) -> str:
+        if self.given == len(self.lines):
+            return ""
+        self.given += 1
+        return self.lines[self.given - 1]
+
+
+# --- canonical writing and round trips ------------------------------------------------------------
+
+
+def test_canonical_file_round_trips_exactly() -> None:
+    text = (RECORDS / "canonical.egn").read_text()
+    with open(RECORDS / "canonical.egn") as f:
+        games = list(read_games(f))
+    assert len(games) == 5
+    out = io.StringIO()
+    assert write_games(games, out) == 5
+    assert out.getvalue() == text
+
+
+def test_tolerant_file_reads_as_the_canonical_games_R21() -> None:
+    with open(RECORDS / "tolerant.egn") as f:
+        tolerant = list(read_games(f))
+    with open(RECORDS / "canonical.egn") as f:
+        canonical = list(read_games(f))
+    assert len(tolerant) == 4  # the first four games of canonical.egn
+    for a, b in zip(tolerant, canonical[:4], strict=True):
+        assert a.moves == b.moves
+        assert dict(a.headers) == dict(b.headers)
+        assert a.comments == b.comments
+        assert str(a) == str(b)
+
+
+def test_docs_example_is_canonical_and_is_abstractplay_game_1() -> None:
+    block = re.search(r"```text\n(.*?)```", DOCS.read_text(), re.S)
+    assert block is not None
+    text = block.group(1)
+    game = read_one(text)
+    assert write_game(game) == text
+    assert texts(game) == [p["played"] for p in ap_games()[0]["plies"]]
+
+
+def test_abstractplay_games_stream_back_with_results_and_terminations_R18_R19(
+    tmp_path: Path,
+) -> None:
+    data = ap_games()
+    assert len(data) == 50
+    games = []
+    for d in data:
+        game = Game.from_board(ap_board(d), Event="AbstractPlay", Round=str(d["game"]))
+        game.comments[len(game.moves)] = f"game {d['game']} is over"
+        games.append(game)
+    path = tmp_path / "fifty.egn"
+    with open(path, "w") as f:
+        assert write_games(games, f) == 50
+    with open(path) as f:
+        back = list(read_games(f))
+    assert len(back) == 50
+    for d, game in zip(data, back, strict=True):
+        assert game.headers["Round"] == str(d["game"])
+        assert texts(game) == [p["played"] for p in d["plies"]]
+        end = game.end()
+        assert end.position() == d["final"]
+        assert game.headers["Result"] == d["result"] == end.result()
+        assert game.headers["Termination"] == d["termination"]
+        assert game.termination is Termination(d["termination"])
+    assert sum(g.termination is Termination.REPETITION for g in back) == 1  # game 34, R19b
+    assert sum(g.termination is Termination.BLOCKED for g in back) == 2  # games 6 and 25, R19a
+    assert path.read_text() == "\n".join(write_game(g) for g in back)
+
+
+def test_end_knows_the_repetitions_R19b() -> None:
+    game = Game.from_board(ap_board(ap_games()[33]))
+    end = read_one(write_game(game)).end()
+    assert end.repetitions() == 3
+    assert len(end.move_stack) == 416
+
+
+def test_reading_is_streaming() -> None:
+    text = (RECORDS / "canonical.egn").read_text()
+    stream = LineStream(text)
+    games = read_games(stream)
+    first = next(games)
+    assert first.headers["Round"] == "1"
+    assert stream.given < len(stream.lines) // 3  # only the first game's lines were read
+    assert len(list(games)) == 4
+    assert stream.given == len(stream.lines)
+
+
+def test_empty_and_blank_streams_hold_no_game() -> None:
+    assert read_game(io.StringIO("")) is None
+    assert read_game(io.StringIO("\n  \n% only an escape line\n")) is None
+    assert list(read_games(io.StringIO("\n\n"))) == []
+
+
+def test_byte_order_mark_and_crlf_are_accepted() -> None:
+    game = read_one('\ufeff[White "Ann"]\r\n\r\n1. d7 e1 *\r\n')
+    assert game.headers["White"] == "Ann"
+    assert texts(game) == ["d7", "e1"]
+
+
+# --- tolerance ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "capture",
+    [
+        "e4xc4xc6xe6xe4xc4",
+        "ec4x",
+        "e4-c4-c6-e6-e4-c4",
+        "E4XC4XC6XE6XE4XC4",
+        "e4 x c4 x c6 x e6 x e4 x c4",
+        "e4:c4:c6:e6:e4:c4",
+    ],
+)
+def test_seed_000_abbreviations_resolve_R21(capture: str) -> None:
+    text = f'[Position "{SEED_000}"]\n\n1. fe4 hd4x 2. {capture} *\n'
+    game = read_one(text)
+    assert texts(game) == ["f4-e4", "h4xf4xd4", "e4xc4xc6xe6xe4xc4"]
+    # White's clockwise capture takes Black's last men: R18, so * becomes 1-0.
+    assert game.headers["Result"] == "1-0"
+    assert game.termination is Termination.NO_PIECES
+
+
+def test_seed_000_record_file() -> None:
+    with open(RECORDS / "seed000.egn") as f:
+        game = read_game(f)
+    assert game is not None
+    assert texts(game) == ["f4-e4", "h4xf4xd4", "e4xc4xc6xe6xe4xc4"]
+    assert game.comments[1] == "feeding"
+    assert game.comments[3].startswith("clockwise: White liberates a piece of two")
+    assert game.board().position() == SEED_000
+    assert game.end().position() == "b 0/0 c4:b5w3 d4:w2"  # d4's prisoners liberated (R9)
+
+
+def test_anticlockwise_capture_is_refused_by_majority_R11() -> None:
+    e = error_of(f'[Position "{SEED_000}"]\n\n1. fe4 hd4x\n2. e4xe6xc6xc4xe4 *\n')
+    assert e.line == 4
+    assert e.move == "e4xe6xc6xc4xe4"
+    assert "takes 4 men but e4xc4xc6xe6xe4xc4 takes 5 men (R11)" in str(e)
+
+
+def test_glued_numbers_nags_annotations_and_remarks() -> None:
+    text = "1.d7! e1?! $3 2...c7 ; a remark 1-0 {not read}\n% escape\n2.e9 3. g7 *\n"
+    game = read_one(text)
+    assert texts(game) == ["d7", "e1", "c7", "e9", "g7"]
+    assert game.comments == {}
+
+
+def test_game_without_result_ends_at_next_tags() -> None:
+    stream = io.StringIO('[Round "1"]\n1. d7 e1\n\n2. c7\n[Round "2"]\n1. e1\n')
+    first, second = list(read_games(stream))
+    assert texts(first) == ["d7", "e1", "c7"]
+    assert first.headers["Result"] == "*"
+    assert texts(second) == ["e1"]
+
+
+def test_games_without_tags() -> None:
+    games = list(read_games(io.StringIO("1. d7 e1 *\n1. c7 *\n")))
+    assert [texts(g) for g in games] == [["d7", "e1"], ["c7"]]
+
+
+def test_checker_names_tag_R3() -> None:
+    game = read_one('[Names "checker"]\n\n1. f8 a1 2. e9 *\n')
+    assert texts(game) == ["d7", "e1", "c7"]
+    assert "Names" not in game.headers
+    checker = write_game(game, names="checker")
+    assert checker.splitlines()[-1] == "1. f8 a1 2. e9 *"
+    assert '[Names "checker"]' in checker
+    assert read_one(checker).moves == game.moves
+    # A stream's default naming, for sources without the tag
+    assert texts(read_one("1. f8 a1 *\n", names="checker")) == ["d7", "e1"]
+
+
+def test_comments_are_kept_per_ply() -> None:
+    text = (
+        '[Event "c"]\n\n{before  the\n  first move} 1. d7 {after d7} {and more} e1\n'
+        "2. c7 {after\n\nthe third} e9 {last} *\n"
+    )
+    game = read_one(text)
+    assert game.comments == {
+        0: "before the first move",
+        1: "after d7 and more",
+        3: "after the third",
+        4: "last",
+    }
+    out = write_game(game)
+    assert out.endswith(
+        "{before the first move} 1. d7 {after d7 and more} 1... e1 2. c7 {after the\n"
+        "third} 2... e9 {last} *\n"
+    )
+    assert read_one(out).comments == game.comments
+
+
+# --- errors ---------------------------------------------------------------------------------------
+
+BROKEN = [
+    ("good 1", None, None, ""),
+    (
+        "illegal move",
+        9,
+        "c5-c4",
+        'line 9: move 1... "c5-c4": illegal move c5-c4: you must capture: h4xf4xd4 takes 2 men'
+        " (R8, R11)",
+    ),
+    ("?", 11, None, "line 11: bad tag pair"),
+    (
+        "result contradicts",
+        20,
+        None,
+        'line 20: Result "0-1" contradicts the final position: Black has no pieces and no men in'
+        " hand (R18), so the result is 1-0",
+    ),
+    ("good 2", None, None, ""),
+    (
+        "unterminated comment",
+        29,
+        None,
+        "line 29: unterminated comment: the { on line 29 is never closed",
+    ),
+]
+
+
+def test_broken_file_errors_collected_with_lines() -> None:
+    with open(RECORDS / "broken.egn") as f:
+        games = list(read_games(f, errors="collect"))
+    assert len(games) == len(BROKEN)
+    for game, (event, line, move, message) in zip(games, BROKEN, strict=True):
+        assert game.headers["Event"] == event
+        if line is None:
+            assert game.errors == []
+            continue
+        (error,) = game.errors
+        assert (error.line, error.move) == (line, move)
+        assert str(error).startswith(message)
+    assert texts(games[1]) == ["f4-e4"]  # the moves before the error are kept
+    assert texts(games[4]) == ["c3", "e4"]
+    assert games[4].end().variant == "7x7"
+
+
+def test_broken_file_raises_and_the_next_call_goes_on() -> None:
+    outcomes: list[object] = []
+    with open(RECORDS / "broken.egn") as f:
+        while True:
+            try:
+                game = read_game(f)
+            except RecordError as e:
+                outcomes.append(e.line)
+                continue
+            if game is None:
+                break
+            outcomes.append(game.headers["Event"])
+    assert outcomes == ["good 1", 9, 11, 20, "good 2", 29]
+
+
+def test_read_games_raises_on_first_error() -> None:
+    with open(RECORDS / "broken.egn") as f:
+        games = read_games(f)
+        assert next(games).headers["Event"] == "good 1"
+        with pytest.raises(RecordError, match=r"^line 9: "):
+            next(games)
+
+
+@pytest.mark.parametrize(
+    ("text", "line", "message"),
+    [
+        ('[Event "a"]\n[Event "b"]\n\n*\n', 2, "tag Event is given twice (first on line 1)"),
+        ('[Event "a"\n\n*\n', 1, "bad tag pair"),
+        ('[Event "a"] junk\n\n*\n', 1, "bad tag pair 'junk'"),
+        ('[Round "1"]\n[Variant "8x8"]\n\n*\n', 2, 'unknown Variant "8x8"'),
+        ('[Variant "hex"]\n\n*\n', 1, 'Variant "hex" is not implemented yet (R4)'),
+        ('[Position "w 12/13"]\n\n*\n', 1, 'bad Position "w 12/13": Black has 13 men'),
+        ('[Position "x 1/1"]\n\n*\n', 1, "side to move must be 'w' or 'b'"),
+        ('[Variant "9x9"]\n[Position "7x7 w 8/8"]\n\n*\n', 2, "position is for 7x7"),
+        ('[Names "diagonal"]\n\n*\n', 1, 'unknown Names "diagonal"'),
+        ('[Result "2-0"]\n\n*\n', 1, 'bad Result "2-0"'),
+        ('[Termination "normal"]\n\n*\n', 1, 'unknown Termination "normal"'),
+        ("1. d7 e1 (1... e9) *\n", 1, "variations are not supported"),
+        ("1. d7 e1 } *\n", 1, "unexpected: '}'"),
+        ("1. d7 e1 * 2. c7\n", 1, "unexpected text after the result *: '2. c7'"),
+        ("1. d7\n2. d7 *\n", 2, 'move 1... "d7": illegal move d7: d7 is occupied (R13)'),
+        ("\n\n1. e5 *\n", 3, 'move 1. "e5": illegal move e5: White may not enter on e5'),
+        ("1. d7 e1 2. z7 *\n", 1, "move 2. \"z7\": 'z7' is not a move"),
+        ("1. d7 e1 2. c9 *\n", 1, "c9 is not a square of the 9x9 board"),
+    ],
+)
+def test_errors_name_the_line(text: str, line: int, message: str) -> None:
+    e = error_of(text)
+    assert e.line == line
+    assert message in str(e)
+    assert str(e) == f"line {line}: {e.reason}"
+
+
+def test_ambiguous_abbreviation_lists_candidates_R21() -> None:
+    # Two white men on c4 and c6 may both step to c5: "c5" alone is an entry, "cc5" ambiguous.
+    e = error_of('[Position "w 0/0 c4:w c6:w g4:b"]\n\n1. cc5 *\n')
+    assert e.line == 3
+    assert e.move == "cc5"
+    assert "is ambiguous: it could be c4-c5, c6-c5" in str(e)
+
+
+def test_result_contradicting_the_rules_R18() -> None:
+    text = f'[Position "{SEED_000}"]\n[Result "1/2-1/2"]\n\n1. fe4 hd4x 2. ec4x\n'
+    e = error_of(text)
+    assert e.line == 2  # no result token: the Result tag is at fault
+    assert "contradicts the final position" in str(e)
+    assert "so the result is 1-0" in str(e)
+    e = error_of(f'[Position "{SEED_000}"]\n\n1. fe4 hd4x 2. ec4x 0-1\n')
+    assert e.line == 3
+    e = error_of(f'[Position "{SEED_000}"]\n[Result "0-1"]\n\n1. fe4 hd4x\n2. ec4x *\n')
+    assert e.line == 2  # the token * says nothing: the tag is at fault
+
+
+def test_result_token_contradicting_result_tag() -> None:
+    e = error_of('[Result "1-0"]\n\n1. d7 e1 0-1\n')
+    assert (e.line, e.reason) == (3, 'the result 0-1 contradicts [Result "1-0"]')
+    # * gives way to the other side
+    assert read_one('[Result "1-0"]\n\n1. d7 e1 *\n').headers["Result"] == "1-0"
+    assert read_one("1. d7 e1 0-1\n").headers["Result"] == "0-1"
+
+
+def test_move_after_repetition_is_an_error_R19b() -> None:
+    board = ap_board(ap_games()[33])
+    assert board.outcome() is not None
+    extra = board.move_text(board.moves()[0])
+    text = write_game(Game.from_board(board)).removesuffix(" 1/2-1/2\n")
+    text += f"\n209. {extra} 1/2-1/2\n"
+    e = error_of(text)
+    assert e.line == text.count("\n")
+    assert e.move == extra
+    assert e.reason == (
+        f'move 209. "{extra}" is played after the game ended: '
+        "the same position occurred three times: draw (R19b)"
+    )
+    assert e.reason in DOCS.read_text().replace("\n", " ")
+
+
+def test_move_after_no_pieces_is_an_error_R18() -> None:
+    e = error_of(f'[Position "{SEED_000}"]\n\n1. fe4 hd4x 2. ec4x c4-c5 *\n')
+    assert e.move == "c4-c5"
+    assert "played after the game ended: Black has no pieces and no men in hand (R18)" in str(e)
+
+
+@pytest.mark.parametrize(
+    ("tags", "message"),
+    [
+        ('[Termination "resignation"]', "needs a result of 1-0 or 0-1, not * (R20)"),
+        ('[Result "1/2-1/2"][Termination "time forfeit"]', "needs a result of 1-0 or 0-1"),
+        ('[Result "1-0"]\n[Termination "agreement"]', "needs the result 1/2-1/2, not 1-0 (R19c)"),
+        ('[Result "1/2-1/2"]\n[Termination "repetition"]', "not over by the rules"),
+        ('[Result "0-1"]\n[Termination "no-pieces"]', "not over by the rules"),
+    ],
+)
+def test_termination_must_fit_the_game_R19_R20(tags: str, message: str) -> None:
+    e = error_of(f"{tags}\n\n1. d7 e1 2. c7\n")
+    assert message in str(e)
+    assert e.line == tags.count("\n") + 1
+
+
+def test_player_endings_are_kept_R19c_R20() -> None:
+    game = read_one('[Result "0-1"]\n[Termination "Time_Forfeit"]\n\n1. d7 e1 2. c7 0-1\n')
+    assert game.headers["Termination"] == "time-forfeit"
+    assert game.termination is Termination.TIME_FORFEIT
+    outcome = game.outcome()
+    assert outcome is not None and outcome.winner is False
+    assert outcome.reason() == "White lost on time (R20)"
+    # A decided result without Termination stands too; its ending is unknown.
+    game = read_one('[Result "1-0"]\n\n1. d7 e1 1-0\n')
+    assert (game.termination, game.outcome()) == (None, None)
+
+
+def test_termination_contradicting_the_rules_R19a() -> None:
+    blocked = Game.from_board(ap_board(ap_games()[5]))
+    text = write_game(blocked).replace('"blocked"', '"agreement"')
+    e = error_of(text)
+    assert 'Termination "agreement" contradicts the final position' in str(e)
+    assert "(R19a)" in str(e)
+    assert e.line == 9
+
+
+# --- variants and set-up positions ------------------------------------------------------------
+
+
+def test_position_tag_with_7x7_variant_R4_R22() -> None:
+    position = "b 3/4 b5:b c2:w c6:b d2:w d5:b d6:b e3:w f3:w f4:w"
+    with_tag = read_one(f'[Variant "7x7"]\n[Position "{position}"]\n\n1... a4 2. f5 *\n')
+    prefixed = read_one(f'[Position "7x7 {position}"]\n\n1... a4 2. f5 *\n')
+    for game in (with_tag, prefixed):
+        assert game.headers["Variant"] == "7x7"
+        assert game.headers["Position"] == f"7x7 {position}"
+        assert game.board().variant == "7x7"
+        assert texts(game) == ["a4", "f5"]
+    out = write_game(with_tag)
+    assert out == write_game(prefixed)
+    assert out.endswith("\n1... a4 2. f5 *\n")
+
+
+def test_start_position_tag_is_not_written() -> None:
+    game = read_one('[Variant "7x7"]\n[Position "7x7 w 8/8"]\n\n1. c3 *\n')
+    assert "Position" not in game.headers
+    assert '[Variant "7x7"]' in write_game(game)
+    assert "Position" not in write_game(game)
+
+
+# --- building games in code -------------------------------------------------------------------
+
+
+def test_from_board_records_start_moves_and_outcome() -> None:
+    board = Board(SEED_000)
+    for text in ("fe4", "hd4x", "ec4x"):
+        board.push_move(text)
+    game = Game.from_board(board, White="Ann", Event="example")
+    assert game.headers["Position"] == SEED_000
+    assert game.headers["Result"] == "1-0"
+    assert game.headers["Termination"] == "no-pieces"
+    assert game.headers["White"] == "Ann"
+    assert game.moves == board.move_stack
+    assert game.end() == board
+
+
+def test_add_move_validates_and_keeps_state() -> None:
+    game = Game(White="Ann")
+    with pytest.raises(IllegalMoveError, match="R16"):
+        game.add_move("e5")
+    assert game.moves == []
+    game.add_move("d7")
+    game.add_move(Board().parse_move("e1"))
+    with pytest.raises(AmbiguousMoveError):
+        Game(Position="w 0/0 c4:w c6:w g4:b").add_move("cc5")
+    assert texts(game) == ["d7", "e1"]
+    # Ending the game by the rules sets Result and Termination; further moves are refused.
+    ended = Game(Position=SEED_000)
+    for text in ("fe4", "hd4x", "ec4x"):
+        ended.add_move(text)
+    assert (ended.headers["Result"], ended.headers["Termination"]) == ("1-0", "no-pieces")
+    with pytest.raises(RecordError, match=r'move 2\.\.\. "c4-c5" is played after the game ended'):
+        ended.add_move("c4-c5")
+
+
+def test_writer_checks_the_game() -> None:
+    game = Game()
+    game.moves.append(Board().parse_move("d7"))
+    game.moves.append(Board().parse_move("e1"))  # not legal for White at ply 2? it is Black's
+    game.moves.append(Board().parse_move("d7"))  # d7 is occupied now
+    with pytest.raises(RecordError, match=r'^move 2\. "d7": illegal move: d7 is occupied'):
+        write_game(game)
+    game.moves.pop()
+    game.headers["Result"] = "1/2-1/2"
+    game.headers["Termination"] = "blocked"
+    with pytest.raises(RecordError, match="not over by the rules"):
+        write_game(game)
+    del game.headers["Termination"]
+    game.comments[1] = "a } brace"
+    with pytest.raises(RecordError, match="contains a }"):
+        write_game(game)
+    game.comments = {5: "too late"}
+    with pytest.raises(RecordError, match="comment after ply 5, but the game has 2"):
+        write_game(game)
+
+
+def test_headers_order_defaults_and_escapes() -> None:
+    headers = Headers(Zeta="z", Termination="agreement", Position="w 1/1", White='A "B" \\ C')
+    assert list(headers)[: len(TAG_ROSTER)] == list(TAG_ROSTER)
+    assert list(headers)[len(TAG_ROSTER) :] == ["Variant", "Position", "Termination", "Zeta"]
+    assert headers["Date"] == "????.??.??"
+    with pytest.raises(ValueError, match="bad tag name"):
+        headers["Bad Name"] = "x"
+    with pytest.raises(ValueError, match="one line"):
+        headers["Event"] = "two\nlines"
+    game = Game(White='A "B" \\ C', Black="\\", Annotator="x")
+    text = write_game(game)
+    assert '[White "A \\"B\\" \\\\ C"]' in text
+    assert '[Black "\\\\"]' in text
+    assert text.index("[Variant") < text.index("[Annotator")
+    assert dict(read_one(text).headers) == dict(game.headers)
+
+
+def test_read_headers_skips_the_movetext() -> None:
+    with open(RECORDS / "canonical.egn") as f:
+        events = []
+        while (headers := read_headers(f)) is not None:
+            events.append(headers["Event"])
+    assert events[0] == "AbstractPlay random game 1"
+    assert len(events) == 5
+    raw = read_headers(io.StringIO('[Variant "7X7"]\n\n1. zz {x\n}\n'))
+    assert raw is not None and raw["Variant"] == "7X7"  # as written, unplayed
+
+
+def test_option_values_are_checked() -> None:
+    with pytest.raises(ValueError, match="errors must be"):
+        read_game(io.StringIO(""), errors="ignore")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="names must be"):
+        list(read_games(io.StringIO(""), names="upright"))  # type: ignore[arg-type]
+
+
+def test_module_doctests() -> None:
+    assert doctest.testmod(emergo.record).failed == 0
+
+
+# --- property tests -------------------------------------------------------------------------------
+
+TAG_TEXT = st.text(st.characters(codec="utf-8", exclude_characters="\n\r"), max_size=12)
+COMMENT_TEXT = st.text(st.characters(codec="utf-8", exclude_characters="}"), max_size=40)
+
+
+@st.composite
+def random_games(draw: st.DrawFn) -> tuple[Game, Board]:
+    """A random game of the rules library (seeded RNG), possibly from a set-up position."""
+    rng = random.Random(draw(st.integers(0, 2**32 - 1)))
+    board = Board(variant=draw(st.sampled_from(["9x9", "7x7"])))
+    for _ in range(draw(st.integers(0, 12))):  # a set-up start: some plies, then restart
+        if board.outcome() is None:
+            board.push(rng.choice(board.moves()))
+    board = Board(board.position())
+    for _ in range(draw(st.integers(0, 150))):
+        if board.outcome() is not None:
+            break
+        board.push(rng.choice(board.moves()))
+    game = Game.from_board(board, White=draw(TAG_TEXT), Event=draw(TAG_TEXT))
+    game.headers["Xtra"] = draw(TAG_TEXT)
+    plies = st.integers(0, len(game.moves))
+    game.comments = draw(st.dictionaries(plies, COMMENT_TEXT, max_size=5))
+    return game, board
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(random_games(), st.sampled_from(["oblique", "checker"]))
+def test_write_read_round_trip(case: tuple[Game, Board], names: str) -> None:
+    game, board = case
+    text = write_game(game, names=names)  # type: ignore[arg-type]
+    assert all(len(line) <= 80 or " " not in line for line in text.splitlines())
+    back = read_one(text)
+    assert back.moves == game.moves
+    end = back.end()
+    assert end.position() == board.position()
+    assert end.repetitions() == board.repetitions()
+    assert back.headers["Result"] == board.result() or board.outcome() is None
+    assert back.comments == {
+        ply: " ".join(c.split()) for ply, c in game.comments.items() if c.split()
+    }
+    assert back.headers["White"] == game.headers["White"]
+    assert write_game(back, names=names) == text  # type: ignore[arg-type]
+
+
+@settings(max_examples=15, deadline=None)
+@given(random_games())
+def test_other_spellings_read_as_the_same_game_R21(case: tuple[Game, Board]) -> None:
+    game, _ = case
+    text = write_game(game)
+    tags, movetext = text.split("\n\n", 1)
+    movetext = re.sub(r"\d+\.(\.\.)? ", "", movetext)  # no move numbers
+    movetext = movetext.replace("x", "-").upper()  # ArenA separators, upper case
+    back = read_one(f"{tags}\n\n{movetext}")
+    assert back.moves == game.moves
