@@ -184,6 +184,23 @@ class MoveSet:
         return len(self.routes)
 
 
+def _jumpers(me: int, opp: int, empty: int, halves: tuple[int, ...]) -> int:
+    """Pieces in ``me`` with an ``opp`` piece beside and a vacant square beyond (R9)."""
+    found = 0
+    for o in halves:  # each o and -o
+        o2 = o + o
+        found |= (opp >> o) & (empty >> o2) | (opp << o) & (empty << o2)
+    return found & me
+
+
+def _feeding_squares(opp: int, empty: int, halves: tuple[int, ...]) -> int:
+    """Vacant squares with an ``opp`` piece on one side and a vacancy on the other (R15)."""
+    bad = 0
+    for o in halves:
+        bad |= (opp << o) & (empty >> o) | (opp >> o) & (empty << o)
+    return bad & empty
+
+
 def _bits(x: int) -> Iterator[int]:
     while x:
         low = x & -x
@@ -390,11 +407,7 @@ class Board:
     def _attackers(self, color: Color) -> int:
         """Pieces of ``color`` that could jump now (R9), were it ``color``'s turn."""
         me, opp = self._owned[color], self._owned[not color]
-        empty = self.geometry.mask & ~(me | opp)
-        found = 0
-        for o in self.geometry.half_directions:  # each o and -o: victim beside, vacancy beyond
-            found |= (opp >> o) & (empty >> (o + o)) | (opp << o) & (empty << (o + o))
-        return found & me
+        return _jumpers(me, opp, self.geometry.mask & ~(me | opp), self.geometry.half_directions)
 
     def _routes(self, starters: int) -> tuple[int, list[tuple[Square, ...]]]:
         """All longest capture routes of the pieces in ``starters`` (R9-R11)."""
@@ -452,10 +465,7 @@ class Board:
         """Vacant squares where an entry would hand the opponent a capture (R15)."""
         opp = self._owned[not self.turn]
         empty = self.geometry.mask & ~(self._owned[0] | self._owned[1])
-        bad = 0
-        for o in self.geometry.half_directions:  # an opponent on one side, a vacancy beyond
-            bad |= (opp << o) & (empty >> o) | (opp >> o) & (empty << o)
-        return bad & empty
+        return _feeding_squares(opp, empty, self.geometry.half_directions)
 
     def _first_move(self) -> bool:
         """R16: board empty, both hands full, White to move."""
@@ -472,25 +482,26 @@ class Board:
         if self._moves is not None:
             return self._moves
         color = self.turn
-        starters = self._attackers(color)
+        geo = self.geometry
+        halves = geo.half_directions
+        me, opp = self._owned[color], self._owned[not color]
+        empty = geo.mask & ~(me | opp)
+        starters = _jumpers(me, opp, empty, halves)
         if starters:  # R8: capture first, in both phases
             n, routes = self._routes(starters)
             moves = MoveSet(CAPTURE, 0, n, (), tuple(routes))
         elif self._hand[color]:  # R8: then enter
-            geo = self.geometry
-            vacant = geo.mask & ~(self._owned[0] | self._owned[1])
-            if not self._attackers(not color):  # R15: not attacked, so no feeding
-                vacant &= ~self._forbidden_entries()
+            vacant = empty
+            if not _jumpers(opp, me, empty, halves):  # R15: not attacked, so no feeding
+                vacant &= ~_feeding_squares(opp, empty, halves)
             if self._first_move():  # R16
                 vacant &= ~(1 << geo.centre)
             # R14: a shadowpiece when the opponent has nothing left in hand
             size = self._hand[color] if not self._hand[not color] else 1
             moves = MoveSet(ENTER, vacant, size) if vacant else _NO_MOVES
         else:  # R17: step
-            me = self._owned[color]
-            empty = self.geometry.mask & ~(me | self._owned[not color])
             masks: list[int] = []
-            for o in self.geometry.half_directions:  # directions come in pairs o, -o
+            for o in halves:  # directions come in pairs o, -o
                 masks.append(me & (empty >> o))
                 masks.append(me & (empty << o))
             moves = MoveSet(STEP, 0, 0, tuple(masks)) if any(masks) else _NO_MOVES

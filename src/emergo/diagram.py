@@ -105,7 +105,7 @@ def diagram(
     path = set(move.path) if move is not None else set()
     tokens = {sq: stack_text(st) for sq, st in board.stacks().items()}
     widest = max((len(t) for t in tokens.values()), default=1) + (2 if path else 0)
-    width = max(3, widest + 1)
+    width = max(5, widest + 1)  # 5 fits "[W3]": the board keeps its size as play goes on
     width += 1 - width % 2  # odd, so that lines meet a crossing in its middle
 
     if view == "diamond":
