@@ -1,0 +1,63 @@
+/* Games in the kernel: history, the outcome (R18, R19a, R19b) and random playouts. */
+#ifndef EMERGO_PLAYOUT_H
+#define EMERGO_PLAYOUT_H
+
+#include "movegen.h"
+
+enum { TERM_ERROR = -1, TERM_NONE = 0, TERM_NO_PIECES = 1, TERM_BLOCKED = 2, TERM_REPETITION = 3 };
+
+#define REP_FILTER 2048 /* slots of the repetition pre-filter */
+
+/* A game from a root position: the current position, every position's key
+ * and every move's undo record (R19b needs the history; the root counts). */
+typedef struct game {
+    pos_t pos;
+    size_t ply;      /* moves played */
+    size_t last_irr; /* first ply with the current hands: no earlier position can recur */
+    size_t cap;
+    uint64_t *keys;  /* keys[i]: key of the position after i moves */
+    undo_t *undo;    /* undo[i]: undo record of move i + 1 */
+    moveset_t ms;    /* legal moves of pos, after game_status */
+    /* Pre-filter of R19b: filter[key % REP_FILTER] == stamp when some
+     * position in [last_irr, ply) may have that key; a new stamp empties it. */
+    uint32_t stamp;
+    uint32_t filter[REP_FILTER];
+    mlist_t routes;
+    move_t rbuf[K_INLINE_MOVES];
+} game_t;
+
+/* game_t holds a pointer into itself: initialise it in place, never copy it. */
+int game_init(game_t *gm, const pos_t *root); /* -1: out of memory */
+void game_reset(game_t *gm, const pos_t *root);
+void game_free(game_t *gm);
+/* How the game stands (the order of Board.outcome): R18 for the player to
+ * move, then for the other; R19a; R19b.  Fills gm->ms unless R18 applies.
+ * winner is WHITE, BLACK, or -1 (a draw or not over). */
+int game_status(game_t *gm, int *winner);
+int game_play(game_t *gm, const move_t *m); /* -1: out of memory */
+/* Occurrences of the current position since the root, exactly (counting stops at limit). */
+int game_repetitions(game_t *gm, int limit);
+
+typedef struct rng {
+    uint64_t s[4];
+} rng_t;
+
+void rng_seed(rng_t *r, uint64_t seed);
+uint64_t rng_next(rng_t *r);
+/* Uniform in [0, n): the high word of a 64x64 product (bias below n / 2^64). */
+static inline size_t rng_below(rng_t *r, size_t n)
+{
+    __extension__ typedef unsigned __int128 u128;
+    return (size_t)(((u128)rng_next(r) * n) >> 64);
+}
+
+typedef struct pstats {
+    uint64_t games, wins[2], draws, plies;
+    uint64_t term[4]; /* by TERM_* */
+} pstats_t;
+
+/* n uniformly random games from root; game i uses rng_seed(seed + i).
+ * Returns 0, or -1 out of memory. */
+int playouts(const pos_t *root, uint64_t n, uint64_t seed, pstats_t *st);
+
+#endif

@@ -1,0 +1,318 @@
+"""The fast C kernel: legal moves, perft, playouts and whole games at C speed (R8-R19).
+
+The rules live twice in this package: readable in :mod:`emergo.board` (the
+reference) and fast in the C extension ``emergo._kernel``, which the tests
+prove equal.  This module is the typed front door of the C side.  Positions are
+R22 strings (parsed by :class:`~emergo.board.Board`, the one parser) or boards;
+a board's move history is not used: the position given counts as the first
+occurrence for repetition (R19b).
+
+>>> from emergo import kernel
+>>> kernel.legal_moves("b 11/12 d4:w")[:3]
+['a5', 'b4', 'b5']
+>>> kernel.perft("w 12/12", 3)
+55172
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import NamedTuple
+
+from emergo import _kernel
+from emergo.board import BLACK, WHITE, Board, Color, Termination
+from emergo.errors import IllegalMoveError, InvalidMoveError
+from emergo.geometry import GEOMETRIES, Geometry, Names
+
+if not hasattr(_kernel, "register_geometry"):  # the C sources' folder, not the built module
+    raise ImportError(
+        "the C kernel emergo._kernel is not built: reinstall the package (pip install -e .)"
+    )
+
+Position = str | Board
+Packed = tuple[str, bytes]
+
+__all__ = [
+    "KernelGame",
+    "Packed",
+    "PlayoutStats",
+    "Position",
+    "legal_moves",
+    "legal_moves_batch",
+    "pack",
+    "perft",
+    "perft_divide",
+    "playouts",
+    "playouts_batch",
+    "random_game",
+    "replay",
+    "self_check",
+    "zobrist",
+]
+
+MAX_SEED = 2**64
+
+_CAPTURE = 3  # the kernel's kind code of a capture (R9-R12)
+_UNSUPPORTED: dict[str, str] = {}
+
+
+def _register(geo: Geometry) -> None:
+    """Give the kernel a board as data (squares, directions, jump table, names)."""
+    jumps = [(sq, d, over, land) for sq in geo.squares for d, over, land in geo.jumps[sq]]
+    names = [geo.square_name(sq) for sq in geo.squares]
+    try:
+        _kernel.register_geometry(
+            geo.name, geo.men, geo.centre, geo.directions, geo.squares, names, jumps
+        )
+    except ValueError as e:  # a board the kernel cannot hold stays with the reference
+        _UNSUPPORTED[geo.name] = str(e)
+
+
+for _geo in GEOMETRIES.values():
+    _register(_geo)
+
+
+class PlayoutStats(NamedTuple):
+    """What random playouts from a position came to.
+
+    ``wins``, ``draws`` and ``losses`` are from the view of the player to move
+    in the position played out; ``white_wins``/``black_wins`` by colour.
+    """
+
+    games: int
+    wins: int
+    draws: int
+    losses: int
+    white_wins: int
+    black_wins: int
+    mean_length: float
+    """Mean number of plies (moves) per game."""
+    terminations: dict[str, int]
+    """Games by how they ended: ``no-pieces`` (R18), ``blocked`` (R19a), ``repetition`` (R19b)."""
+
+
+@dataclass(frozen=True)
+class KernelGame:
+    """A whole game played (or replayed) by the kernel, ply by ply."""
+
+    start: str
+    """The canonical R22 start position."""
+    legal: list[list[str]]
+    """Per ply: the legal moves (R21 texts, sorted) of the position before the move."""
+    moves: list[str]
+    """Per ply: the move played."""
+    result: str
+    """``1-0``, ``0-1``, ``1/2-1/2``, or ``*`` when a replay stops before the end (R20)."""
+    termination: Termination | None
+    """How the game ended (R18, R19a, R19b), or ``None`` while it goes on."""
+    final: str
+    """The canonical R22 position after the last move."""
+
+
+# --- positions ------------------------------------------------------------------------------
+
+
+def _board(position: Position, variant: str | None) -> Board:
+    if isinstance(position, Board):
+        if variant is not None and variant != position.variant:
+            raise ValueError(f"the board is {position.variant} but variant {variant} was asked")
+        return position
+    if isinstance(position, str):
+        return Board(position, variant=variant)
+    raise TypeError(f"a position is an R22 string or a Board, not {type(position).__name__}")
+
+
+def pack(position: Position, *, variant: str | None = None) -> Packed:
+    """The kernel's form of a position: ``(variant, bytes)`` built from the Board's public API.
+
+    Bytes: side to move, White's hand, Black's hand, then square, owner,
+    caps, prisoners per stack (R5, R6).
+    """
+    board = _board(position, variant)
+    if board.variant in _UNSUPPORTED:
+        raise ValueError(
+            f"the kernel does not support {board.variant}: {_UNSUPPORTED[board.variant]}"
+        )
+    data = bytearray((int(board.turn), board.hand(WHITE), board.hand(BLACK)))
+    for sq, st in board.stacks().items():
+        data += bytes((sq, int(st.owner), st.caps, st.prisoners))
+    return board.variant, bytes(data)
+
+
+def _pack_many(positions: Iterable[Position], variant: str | None) -> list[Packed]:
+    if isinstance(positions, (str, Board)):
+        raise TypeError("positions must be an iterable of positions, not a single position")
+    return [pack(p, variant=variant) for p in positions]
+
+
+def _count(value: int, what: str, low: int = 0) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"{what} must be an int, not {type(value).__name__}")
+    if value < low:
+        raise ValueError(f"{what} must be at least {low}, not {value}")
+    return value
+
+
+def _seed(seed: int) -> int:
+    return _count(seed, "seed", -(2**63)) % MAX_SEED
+
+
+def _text(geo: Geometry, kind: int, path: Sequence[int]) -> str:
+    """The canonical R21 text of a path (the one formatter: the geometry's names)."""
+    return ("x" if kind == _CAPTURE else "-").join(geo.square_name(sq) for sq in path)
+
+
+# --- legal moves and perft ------------------------------------------------------------------
+
+
+def legal_moves(position: Position, *, variant: str | None = None) -> list[str]:
+    """The legal moves (R8-R17) as canonical R21 texts, sorted (code-point order).
+
+    Empty when the player to move is blocked (R19a) or either player has lost
+    (R18).  Repetition (R19b) depends on the history and is not looked at.
+    """
+    board = _board(position, variant)
+    kind, _size, paths = _kernel.legal(pack(board))
+    return sorted(_text(board.geometry, kind, path) for path in paths)
+
+
+def legal_moves_batch(
+    positions: Iterable[Position], *, variant: str | None = None
+) -> list[list[str]]:
+    """:func:`legal_moves` of many positions in one call (texts formatted in C)."""
+    result: list[list[str]] = _kernel.legal_batch(_pack_many(positions, variant))
+    return result
+
+
+def perft(position: Position, depth: int, *, variant: str | None = None) -> int:
+    """Move sequences of length ``depth`` (a capture route is one move; repetition ignored)."""
+    return int(_kernel.perft(pack(position, variant=variant), _count(depth, "depth")))
+
+
+def perft_divide(position: Position, depth: int, *, variant: str | None = None) -> dict[str, int]:
+    """Perft split by first move: ``{move text: perft(depth - 1) after it}``, sorted by text."""
+    board = _board(position, variant)
+    _count(depth, "depth", 1)
+    kind, rows = _kernel.perft_divide(pack(board), depth)
+    geo = board.geometry
+    return dict(sorted((_text(geo, kind, path), n) for path, n in rows))
+
+
+def zobrist(position: Position, *, variant: str | None = None) -> int:
+    """The kernel's 64-bit Zobrist key of stacks, hands and side to move (R19b)."""
+    return int(_kernel.key(pack(position, variant=variant)))
+
+
+# --- playouts and games ---------------------------------------------------------------------
+
+
+def _stats(raw: tuple[int, ...], mover: Color) -> PlayoutStats:
+    games, white, black, draws, plies, no_pieces, blocked, repetition = raw
+    wins, losses = (white, black) if mover == WHITE else (black, white)
+    return PlayoutStats(
+        games=games,
+        wins=wins,
+        draws=draws,
+        losses=losses,
+        white_wins=white,
+        black_wins=black,
+        mean_length=plies / games if games else 0.0,
+        terminations={
+            Termination.NO_PIECES.value: no_pieces,
+            Termination.BLOCKED.value: blocked,
+            Termination.REPETITION.value: repetition,
+        },
+    )
+
+
+def playouts(
+    position: Position, n: int, seed: int = 0, *, variant: str | None = None
+) -> PlayoutStats:
+    """Play ``n`` uniformly random games to the end (R18, R19a, R19b); the GIL is released.
+
+    Game ``i`` is :func:`random_game` with seed ``seed + i``.
+    """
+    board = _board(position, variant)
+    raw = _kernel.playouts(pack(board), _count(n, "n"), _seed(seed))
+    return _stats(raw, board.turn)
+
+
+def playouts_batch(
+    positions: Iterable[Position], n: int, seed: int = 0, *, variant: str | None = None
+) -> list[PlayoutStats]:
+    """:func:`playouts` of many positions in one call, each with the same ``n`` and ``seed``."""
+    if isinstance(positions, (str, Board)):
+        raise TypeError("positions must be an iterable of positions, not a single position")
+    boards = [_board(p, variant) for p in positions]
+    raws = _kernel.playouts_batch([pack(b) for b in boards], _count(n, "n"), _seed(seed))
+    return [_stats(raw, b.turn) for raw, b in zip(raws, boards, strict=True)]
+
+
+def _game(board: Board, raw: tuple[list[list[str]], list[str], str, str | None, str]) -> KernelGame:
+    legal, moves, result, termination, final = raw
+    return KernelGame(
+        start=board.position(),
+        legal=legal,
+        moves=moves,
+        result=result,
+        termination=Termination(termination) if termination else None,
+        final=final,
+    )
+
+
+def random_game(
+    position: Position | None = None, seed: int = 0, *, variant: str | None = None
+) -> KernelGame:
+    """A uniformly random game to its end, with every ply's legal moves (for differential tests)."""
+    board = Board(variant=variant) if position is None else _board(position, variant)
+    return _game(board, _kernel.game(pack(board), _seed(seed), None))
+
+
+def replay(
+    position: Position | None,
+    moves: Iterable[str],
+    *,
+    variant: str | None = None,
+    names: Names = "oblique",
+) -> KernelGame:
+    """Play the given R21 texts (full squares) in the kernel, with every ply's legal moves.
+
+    Raises :class:`InvalidMoveError` for a text that names no squares of the
+    board and :class:`IllegalMoveError` (saying which move) for an illegal move
+    or a move after the end of the game.
+    """
+    board = Board(variant=variant) if position is None else _board(position, variant)
+    geo = board.geometry
+    paths: list[tuple[int, ...]] = []
+    for text in moves:
+        if not isinstance(text, str):
+            raise InvalidMoveError(f"a move must be text, not {type(text).__name__}")
+        parts = text.strip().lower().replace("x", "-").split("-")
+        try:
+            paths.append(tuple(geo.parse_square(part, names) for part in parts))
+        except KeyError:
+            raise InvalidMoveError(
+                f"{text!r} is not a move of full square names on the {geo.name} board"
+            ) from None
+    try:
+        raw = _kernel.game(pack(board), 0, paths)
+    except ValueError as e:
+        raise IllegalMoveError(str(e)) from None
+    return _game(board, raw)
+
+
+def self_check(
+    position: Position | None = None, n: int = 100, seed: int = 0, *, variant: str | None = None
+) -> tuple[PlayoutStats, list[str]]:
+    """Random games with the kernel checking itself at every ply; returns stats and failures.
+
+    Checked per position: bitboards and stacks agree (R6), men are conserved,
+    the incremental Zobrist key equals the recomputed one, counting and listing
+    generation agree, capture priority (R8) and route lengths (R11) hold, no
+    move is listed twice, and make/unmake of every legal move restores the
+    position exactly.  The games are those of :func:`playouts` with the same seed.
+    """
+    board = Board(variant=variant) if position is None else _board(position, variant)
+    raw, errors = _kernel.selfcheck(pack(board), _count(n, "n"), _seed(seed))
+    return _stats(raw, board.turn), list(errors)

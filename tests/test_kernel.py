@@ -1,0 +1,460 @@
+"""Differential tests: the C kernel (emergo.kernel) against the rules library and the oracle data.
+
+Every vector in tests/data/ is checked (legal lists, results, whole games,
+perft), then perft from starts and mid-game positions against a reference
+perft over Board, then thousands of seeded random games per variant where
+the kernel returns every ply's legal list and the reference replays the game
+and compares ply by ply.  EMERGO_KERNEL_GAMES sets the number of random games
+per variant (default 2000); perft.txt counts up to EMERGO_KERNEL_PERFT_MAX
+nodes run (default 2e9, a few seconds each); EMERGO_DEEP_PERFT=1 runs all of
+them (about four minutes).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import threading
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from emergo import COLORS, Board, IllegalMoveError, InvalidMoveError, InvalidPositionError
+from emergo.board import Termination
+from emergo.geometry import geometry
+
+kernel = pytest.importorskip("emergo.kernel", reason="the C kernel (emergo._kernel) is not built")
+
+DATA = Path(__file__).parent / "data"
+GAMES = int(os.environ.get("EMERGO_KERNEL_GAMES", "2000"))
+PERFT_MAX = int(float(os.environ.get("EMERGO_KERNEL_PERFT_MAX", "2e9")))
+if os.environ.get("EMERGO_DEEP_PERFT") == "1":
+    PERFT_MAX = 10**12
+
+
+def _jsonl(name: str) -> list[dict[str, Any]]:
+    with open(DATA / name, encoding="utf-8") as f:
+        return [json.loads(line) for line in f if line.strip()]
+
+
+POSITIONS = _jsonl("positions.jsonl")
+AP_GAMES = _jsonl("abstractplay-dev.jsonl")
+
+
+def _perft_rows() -> list[tuple[str, int, int]]:
+    rows = []
+    for line in (DATA / "perft.txt").read_text(encoding="utf-8").splitlines():
+        if not line.strip():
+            continue
+        position, *counts = line.split(";")
+        for item in counts:
+            depth, n = item.split()
+            rows.append((position, int(depth[1:]), int(n)))
+    return rows
+
+
+PERFT = [row for row in _perft_rows() if row[2] <= PERFT_MAX]
+
+
+def ref_texts(board: Board) -> list[str]:
+    """The reference's legal list as sorted canonical texts."""
+    return sorted(str(m) for m in board.moves())
+
+
+def ref_over_r18(board: Board) -> bool:
+    return any(not board.hand(c) and not board.occupied(c) for c in COLORS)
+
+
+def ref_perft(board: Board, depth: int) -> int:
+    """Perft over the rules library (as tests/data/README.md: R18 ends, repetition ignored)."""
+    if depth == 0:
+        return 1
+    if ref_over_r18(board):
+        return 0
+    moves = board.moves()
+    if depth == 1:
+        return len(moves)
+    total = 0
+    for move in moves:
+        board._make(move)
+        total += ref_perft(board, depth - 1)
+        board.pop()
+    return total
+
+
+# --- oracle vectors ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("case", POSITIONS, ids=[c["id"] for c in POSITIONS])
+def test_r8_r19_oracle_positions(case: dict[str, Any]) -> None:
+    assert kernel.legal_moves(case["position"]) == case["legal"]
+    game = kernel.replay(case["position"], [])
+    assert game.result == case["result"]
+    assert game.final == Board(case["position"]).position()
+
+
+def test_oracle_positions_batch() -> None:
+    positions = [c["position"] for c in POSITIONS]
+    positions += [p["position"] for g in AP_GAMES for p in g["plies"]]
+    expected = [c["legal"] for c in POSITIONS]
+    expected += [p["legal"] for g in AP_GAMES for p in g["plies"]]
+    assert kernel.legal_moves_batch(positions) == expected
+
+
+@pytest.mark.parametrize("game", AP_GAMES, ids=[f"ap-{g['game']}" for g in AP_GAMES])
+def test_r18_r19_abstractplay_games(game: dict[str, Any]) -> None:
+    plies = game["plies"]
+    got = kernel.replay(plies[0]["position"], [p["played"] for p in plies])
+    assert got.legal == [p["legal"] for p in plies]
+    assert got.moves == [p["played"] for p in plies]
+    assert got.result == game["result"]
+    assert got.termination is not None
+    assert got.termination.value == game["termination"]
+    assert got.final == game["final"]
+
+
+def test_r19b_repetition_game_34_is_cut_by_kernel() -> None:
+    game = next(g for g in AP_GAMES if g["termination"] == "repetition")
+    moves = [p["played"] for p in game["plies"]]
+    assert kernel.replay("w 12/12", moves[:-1]).result == "*"
+    with pytest.raises(IllegalMoveError, match="already over"):
+        kernel.replay("w 12/12", [*moves, moves[-1]])
+
+
+@pytest.mark.parametrize(
+    ("position", "depth", "expected"),
+    PERFT,
+    ids=[f"{r[0][:12]}-D{r[1]}" for r in PERFT],
+)
+def test_perft_oracle(position: str, depth: int, expected: int) -> None:
+    assert kernel.perft(position, depth) == expected
+
+
+# --- perft against the reference ----------------------------------------------------------------
+
+
+def _midgame_positions() -> list[str]:
+    out = []
+    for variant, seed, plies in [
+        ("9x9", 1, 20),
+        ("9x9", 2, 40),
+        ("9x9", 3, 70),
+        ("9x9", 4, 100),
+        ("7x7", 5, 10),
+        ("7x7", 6, 30),
+        ("7x7", 7, 45),
+    ]:
+        game = kernel.random_game(seed=seed, variant=variant)
+        board = Board(variant=variant)
+        for text in game.moves[: min(plies, len(game.moves) - 2)]:
+            board.push_move(text)
+        out.append(board.position())
+    out.append("w 0/0 c4:b c6:b d3:b d5:b d7:b e4:b e5:w e6:b f3:b f5:b f7:b g4:b g6:b")
+    return out
+
+
+@pytest.mark.parametrize(
+    ("position", "depth"),
+    [("w 12/12", 3), ("7x7 w 8/8", 4)] + [(p, 3) for p in _midgame_positions()],
+)
+def test_perft_against_reference(position: str, depth: int) -> None:
+    expected = ref_perft(Board(position), depth)
+    assert kernel.perft(position, depth) == expected
+    divide = kernel.perft_divide(position, depth)
+    assert list(divide) == kernel.legal_moves(position)
+    assert sum(divide.values()) == expected
+
+
+def test_perft_depth_zero_and_game_over() -> None:
+    assert kernel.perft("w 12/12", 0) == 1
+    loss = "w 0/0 c4:w8b4 f6:w4b2 g5:b6"  # R18: White has no piece and no men in hand
+    assert kernel.perft(loss, 3) == 0
+    assert kernel.perft_divide(loss, 2) == {}
+    # R18 of the player not to move also ends the game: no moves (tests/data/README.md).
+    assert kernel.legal_moves("w 0/0 e5:w3") == []
+    assert kernel.perft("w 0/0 e5:w3", 1) == 0
+
+
+# --- random games ----------------------------------------------------------------------------
+
+
+def _compare_game(variant: str, seed: int) -> str | None:
+    """Replay a kernel random game in the reference; the first disagreement, or None."""
+    game = kernel.random_game(seed=seed, variant=variant)
+    board = Board(variant=variant)
+    for ply, (legal, played) in enumerate(zip(game.legal, game.moves, strict=True)):
+        if board.outcome() is not None:
+            return f"seed {seed} ply {ply}: reference says the game is over"
+        moves = board.moves()
+        texts = [str(m) for m in moves]
+        if sorted(texts) != legal:
+            return f"seed {seed} ply {ply}: legal lists differ at {board.position()}"
+        board._make(moves[texts.index(played)])
+    outcome = board.outcome()
+    if outcome is None:
+        return f"seed {seed}: the kernel ended a game the reference goes on with"
+    if (outcome.result(), outcome.termination, board.position()) != (
+        game.result,
+        game.termination,
+        game.final,
+    ):
+        return f"seed {seed}: ends differ: {outcome} {board.position()} vs {game}"
+    return None
+
+
+@pytest.mark.parametrize("variant", ["9x9", "7x7"])
+def test_random_games_against_reference(variant: str) -> None:
+    """Per ply legal sets, played moves, results and final positions of GAMES random games."""
+    failures = [f for seed in range(GAMES) if (f := _compare_game(variant, seed))]
+    assert failures == []
+
+
+def _random_position(rng: random.Random) -> str:
+    """A valid R22 position with random stacks (R6 shapes), hands and side to move."""
+    variant = rng.choice(["9x9", "7x7"])
+    geo = geometry(variant)
+    men = [geo.men, geo.men]  # left to place, by colour
+    parts = [] if variant == "9x9" else [variant]
+    stacks = []
+    for sq in rng.sample(geo.squares, rng.randint(0, 16)):
+        owner = rng.randrange(2)
+        if not men[owner]:
+            continue
+        caps = rng.randint(1, min(men[owner], rng.choice([1, 1, 2, 4])))
+        pris = rng.randint(0, min(men[1 - owner], rng.choice([0, 0, 1, 3])))
+        men[owner] -= caps
+        men[1 - owner] -= pris
+        letters = ("b", "w")
+        low = f"{letters[1 - owner]}{pris}" if pris else ""
+        stacks.append(f"{geo.square_name(sq)}:{low}{letters[owner]}{caps}")
+    hands = [rng.randint(0, m) if rng.random() < 0.5 else 0 for m in men]
+    parts += [rng.choice("wb"), f"{hands[1]}/{hands[0]}", *stacks]
+    return " ".join(parts)
+
+
+def test_random_positions_against_reference() -> None:
+    """Arbitrary valid positions (tall stacks, prisoners, hands, R14-R16) and games from them."""
+    rng = random.Random(2024)
+    positions = [_random_position(rng) for _ in range(3000)]
+    expected = []
+    for p in positions:
+        board = Board(p)
+        expected.append([] if ref_over_r18(board) else ref_texts(board))
+    assert kernel.legal_moves_batch(positions) == expected
+    for p in positions[:150]:
+        assert kernel.perft(p, 2) == ref_perft(Board(p), 2), p
+    for seed, p in enumerate(positions[:300]):
+        game = kernel.random_game(p, seed=seed)
+        board = Board(p)
+        for legal, played in zip(game.legal, game.moves, strict=True):
+            assert ref_texts(board) == legal, board.position()
+            board.push_move(played)
+        outcome = board.outcome()
+        assert outcome is not None and outcome.termination is game.termination, p
+        assert (outcome.result(), board.position()) == (game.result, game.final), p
+
+
+@pytest.mark.parametrize("variant", ["9x9", "7x7"])
+def test_random_games_reach_every_termination(variant: str) -> None:
+    stats = kernel.playouts(Board(variant=variant), 3000, seed=11)
+    assert all(n > 0 for n in stats.terminations.values()), stats
+
+
+def test_playouts_are_the_random_games() -> None:
+    """Game i of playouts(seed) is random_game(seed + i): counts, lengths, terminations."""
+    for variant in ("9x9", "7x7"):
+        start = Board(variant=variant)
+        games = [kernel.random_game(start, seed=100 + i) for i in range(60)]
+        stats = kernel.playouts(start, 60, seed=100)
+        assert stats.games == 60
+        assert stats.white_wins == sum(g.result == "1-0" for g in games)
+        assert stats.black_wins == sum(g.result == "0-1" for g in games)
+        assert stats.draws == sum(g.result == "1/2-1/2" for g in games)
+        assert stats.mean_length == sum(len(g.moves) for g in games) / 60
+        counts = Counter(g.termination.value for g in games if g.termination)
+        assert stats.terminations == {t: counts.get(t, 0) for t in stats.terminations}
+
+
+def test_playouts_view_of_the_player_to_move() -> None:
+    position = "b 0/0 c4:b c5:w d6:w e4:w"
+    stats = kernel.playouts(position, 200, seed=3)
+    assert stats.wins == stats.black_wins
+    assert stats.losses == stats.white_wins
+    assert stats.wins + stats.draws + stats.losses == stats.games == 200
+    assert kernel.playouts(position, 200, seed=3) == stats  # seeded: reproducible
+    batch = kernel.playouts_batch([position, "w 12/12"], 200, seed=3)
+    assert batch[0] == stats
+    assert batch[1] == kernel.playouts("w 12/12", 200, seed=3)
+    assert kernel.playouts(position, 0).games == 0
+
+
+def test_game_over_at_the_start_has_no_plies() -> None:
+    game = kernel.random_game("w 0/4 d4:w5b3 f6:w7b5", seed=1)
+    assert (game.legal, game.moves, game.result) == ([], [], "0-1")
+    assert game.termination is Termination.NO_PIECES
+    stats = kernel.playouts("w 0/4 d4:w5b3 f6:w7b5", 5)
+    assert stats.losses == 5 and stats.mean_length == 0
+
+
+@pytest.mark.parametrize("variant", ["9x9", "7x7"])
+def test_kernel_self_check(variant: str) -> None:
+    """Zobrist key, R6 shapes, men, R8/R11 and make/unmake of every move, at every ply."""
+    stats, errors = kernel.self_check(Board(variant=variant), 150, seed=7)
+    assert errors == []
+    assert stats == kernel.playouts(Board(variant=variant), 150, seed=7)
+
+
+# --- captures ----------------------------------------------------------------------------------
+
+LATTICE = "w 0/0 c4:b c6:b d3:b d5:b d7:b e4:b e5:w e6:b f3:b f5:b f7:b g4:b g6:b"
+"""The most tying routes found (56 routes of 9 jumps): e5 in a 3x3 lattice of single men."""
+
+CAPTURE_CASES = [
+    LATTICE,
+    "w 0/0 c4:b c6:b d3:b d5:b d7:b e4:b c5:w e6:b f3:b f5:b f7:b g4:b g6:b",
+    "w 0/0 d3:b d4:w d5:b e2:b e4:b2 e6:b f3:b f5:b g4:b2 g6:b h5:b",
+    "w 0/0 c3:w c4:b d3:b d5:b d7:b e1:w e2:b e4:b e6:b e8:b f3:b f5:b f7:b g3:w g4:b",
+    "w 0/7 a5:w11 e3:w e4:b2 f3:b f5:b g4:b",  # revisits and a stack jumped twice (R10)
+    "w 0/0 e5:w c5:b3 e3:b3 g5:b3 e7:b3",
+    "b 0/0 e5:b d4:w4b4 d6:w4 f4:w f6:w",
+    "7x7 w 0/0 c4:b3 d2:w d3:b d5:b d6:w e4:b3",
+]
+
+
+@pytest.mark.parametrize("position", CAPTURE_CASES)
+def test_r9_r11_capture_routes(position: str) -> None:
+    board = Board(position)
+    assert kernel.legal_moves(position) == ref_texts(board)
+    assert kernel.perft(position, 3) == ref_perft(board, 3)
+
+
+def test_r11_many_tying_routes_each_a_move() -> None:
+    moves = kernel.legal_moves(LATTICE)
+    assert len(moves) == 56 == len(set(moves))
+    assert {m.count("x") for m in moves} == {9}  # every route takes 9 men
+    assert sum(kernel.perft_divide(LATTICE, 2).values()) == kernel.perft(LATTICE, 2)
+    game = kernel.random_game(LATTICE, seed=5)
+    assert game.legal[0] == moves
+
+
+def test_zobrist_transpositions() -> None:
+    """The key covers stacks, hands and side to move (R19b) and not the path to them."""
+    a = kernel.replay(None, ["d4", "f6", "b5", "h5"]).final
+    b = kernel.replay(None, ["b5", "h5", "d4", "f6"]).final
+    assert a == b == "w 10/10 b5:w d4:w f6:b h5:b"
+    key = kernel.zobrist(a)
+    assert kernel.zobrist(Board(a)) == key
+    assert kernel.zobrist(a.replace("w ", "b ", 1)) != key
+    assert kernel.zobrist("w 10/9 b5:w d4:w f6:b h5:b") != key
+    assert kernel.zobrist("w 10/9 c4:b d4:w2 f6:b") != kernel.zobrist("w 10/9 c4:b d4:wb f6:b")
+
+
+def test_r19b_third_occurrence_counts_the_start() -> None:
+    shuffle = ["a5-b5", "i5-h5", "b5-a5", "h5-i5"]
+    game = kernel.replay("w 0/0 a5:w i5:b", shuffle * 2)
+    assert game.termination is Termination.REPETITION
+    assert game.result == "1/2-1/2"
+    assert kernel.replay("w 0/0 a5:w i5:b", shuffle + shuffle[:3]).result == "*"
+    with pytest.raises(IllegalMoveError, match="already over"):
+        kernel.replay("w 0/0 a5:w i5:b", [*shuffle, *shuffle, "a5-b5"])
+
+
+# --- API ---------------------------------------------------------------------------------------
+
+
+def test_inputs_boards_variants_and_names() -> None:
+    board = Board(variant="7x7")
+    board.push_move("c3")
+    assert kernel.legal_moves(board) == ref_texts(board)
+    assert kernel.legal_moves("w 8/8", variant="7x7") == kernel.legal_moves("7x7 w 8/8")
+    assert "d4" not in kernel.legal_moves("7x7 w 8/8")  # R16 on 7x7 too
+    checker = kernel.replay(None, ["a1", "i9"], names="checker")
+    assert checker.moves == ["e1", "e9"]
+
+
+def test_bad_input_is_a_clear_error() -> None:
+    with pytest.raises(InvalidPositionError):
+        kernel.legal_moves("w 12/x")
+    with pytest.raises(TypeError, match="R22 string or a Board"):
+        kernel.legal_moves(42)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="depth"):
+        kernel.perft("w 12/12", -1)
+    with pytest.raises(TypeError, match="n must be an int"):
+        kernel.playouts("w 12/12", 1.5)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="single position"):
+        kernel.legal_moves_batch("w 12/12")
+    with pytest.raises(IllegalMoveError, match="move 1: e5 is not legal"):
+        kernel.replay(None, ["e5"])  # R16
+    with pytest.raises(InvalidMoveError, match="full square names"):
+        kernel.replay(None, ["z9"])
+    with pytest.raises(ValueError, match="variant"):
+        kernel.legal_moves(Board(), variant="7x7")
+
+
+def test_bad_packed_input_is_rejected_by_the_c_side() -> None:
+    from emergo import _kernel
+
+    bad = [
+        ("9x9", bytes([1, 0, 0, 200, 1, 1, 0])),  # square int off the grid
+        ("9x9", bytes([1, 0, 0, 0, 1, 1, 0])),  # padding square
+        ("9x9", bytes([1, 13, 0])),  # more men in hand than 9x9 has
+        ("9x9", bytes([1, 0, 0, 60, 1, 0, 0])),  # a piece without caps (R6)
+        ("9x9", bytes([1, 0, 0, 60, 1, 1, 0, 60, 0, 1, 0])),  # a square given twice
+        ("9x9", bytes([1, 0])),  # too short
+        ("hex", bytes([1, 12, 12])),  # not registered
+    ]
+    for packed in bad:
+        with pytest.raises(ValueError):
+            _kernel.legal(packed)
+    with pytest.raises(TypeError):
+        _kernel.legal(("9x9", "w 12/12"))  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="not legal"):
+        _kernel.game(kernel.pack("w 12/12"), 0, [(200,)])
+
+
+def test_long_calls_release_the_gil() -> None:
+    done = threading.Event()
+
+    def work() -> None:
+        kernel.playouts("w 12/12", 20000, seed=1)
+        done.set()
+
+    thread = threading.Thread(target=work)
+    spins = 0
+    thread.start()
+    start = time.perf_counter()
+    while not done.is_set() and time.perf_counter() - start < 30:
+        spins += 1
+    thread.join()
+    assert spins > 10_000
+    # Calls running at once in several threads share nothing mutable.
+    results: list[object] = [None] * 4
+
+    def one(i: int) -> None:
+        results[i] = (kernel.playouts("7x7 w 8/8", 3000, seed=9), kernel.perft("w 12/12", 4))
+
+    threads = [threading.Thread(target=one, args=(i,)) for i in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    expected = (kernel.playouts("7x7 w 8/8", 3000, seed=9), 1828116)
+    assert results == [expected] * 4
+
+
+def test_bench_reports_both_sides_and_ratios(capsys: pytest.CaptureFixture[str]) -> None:
+    from emergo import bench
+
+    assert bench.main(["--json", "--seconds", "0.05", "--variant", "7x7"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    for side in ("kernel", "reference"):
+        assert report[side]["games_per_s"] > 0
+        assert report[side]["generations_per_s"] > 0
+        assert report[side]["perft_nodes_per_s"] > 0
+    assert set(report["ratio"]) == {"games_per_s", "generations_per_s", "perft_nodes_per_s"}
+    assert bench.main(["--kernel-only", "--games", "100", "--seconds", "0.05"]) == 0
+    assert "random games/s" in capsys.readouterr().out
