@@ -163,6 +163,12 @@ def test_r18_loss_without_pieces_and_hand() -> None:
     assert outcome.result() == "0-1"
 
 
+def test_r18_no_moves_once_the_opponent_has_lost() -> None:
+    # A constructed position where the player who just moved has nothing left: it is over.
+    board = Board("w 0/0 a5:w")
+    assert not board.legal_moves and board.result() == "1-0"
+
+
 def test_r19a_blocked_is_a_draw_even_with_men_in_hand() -> None:
     board = Board(
         "b 0/2 a5:w b4:b b6:b c3:w c7:w d2:b d3:w d4:w d5:w d8:b e1:b e2:b e6:w e9:w f2:b "

@@ -487,7 +487,9 @@ class Board:
         me, opp = self._owned[color], self._owned[not color]
         empty = geo.mask & ~(me | opp)
         starters = _jumpers(me, opp, empty, halves)
-        if starters:  # R8: capture first, in both phases
+        if not opp and not self._hand[not color]:  # R18: the opponent has lost already
+            moves = _NO_MOVES
+        elif starters:  # R8: capture first, in both phases
             n, routes = self._routes(starters)
             moves = MoveSet(CAPTURE, 0, n, (), tuple(routes))
         elif self._hand[color]:  # R8: then enter
