@@ -9,6 +9,7 @@ import pytest
 
 from conftest import DATA, SHARED_ORACLE, oracle_games, oracle_perft, oracle_positions
 from emergo import Board
+from emergo.perft import perft
 
 ORACLE_FILES = [
     "README.md",
@@ -52,19 +53,6 @@ def test_oracle_game(game: dict[str, Any]) -> None:
     assert outcome is not None
     assert outcome.result() == game["result"]
     assert outcome.termination.value == game["termination"]
-
-
-def perft(board: Board, depth: int) -> int:
-    """Leaf count of whole moves; repetition ignored (as oracle/perft.txt)."""
-    moves = board.moves()
-    if depth == 1:
-        return len(moves)
-    total = 0
-    for move in moves:
-        board._make(move)
-        total += perft(board, depth - 1)
-        board.pop()
-    return total
 
 
 PERFT_CASES = [

@@ -34,7 +34,8 @@ import time
 from collections import Counter
 from dataclasses import dataclass, field
 
-from emergo import COLORS, Board, kernel
+from emergo import Board, kernel
+from emergo.perft import perft
 
 
 @dataclass
@@ -48,29 +49,13 @@ class Chunk:
     problems: list[str] = field(default_factory=list)
 
 
-def ref_perft(board: Board, depth: int) -> int:
-    if depth == 0:
-        return 1
-    if any(not board.hand(c) and not board.occupied(c) for c in COLORS):
-        return 0
-    moves = board.moves()
-    if depth == 1:
-        return len(moves)
-    total = 0
-    for move in moves:
-        board._make(move)
-        total += ref_perft(board, depth - 1)
-        board.pop()
-    return total
-
-
 def compare_with_reference(variant: str, seed: int) -> str | None:
     """Replay the kernel's random game ``seed`` in the reference; the first difference."""
     game = kernel.random_game(seed=seed, variant=variant)
     board = Board(variant=variant)
     probe = random.Random(seed).randrange(len(game.moves) + 1)
     for ply, (legal, played) in enumerate(zip(game.legal, game.moves, strict=True)):
-        if ply == probe and kernel.perft(board, 2) != ref_perft(board, 2):
+        if ply == probe and kernel.perft(board, 2) != perft(board, 2):
             return f"perft 2 differs at {board.position()}"
         if board.outcome() is not None:
             return f"ply {ply}: the reference says the game is over at {board.position()}"
