@@ -180,7 +180,7 @@ class MoveSet:
         if self.kind == ENTER:
             return self.mask.bit_count()
         if self.kind == STEP:
-            return sum(m.bit_count() for m in self.masks)
+            return sum(map(int.bit_count, self.masks))
         return len(self.routes)
 
 
