@@ -12,8 +12,29 @@ import platform
 from setuptools import Extension, setup
 
 KERNEL = "src/emergo/_kernel/"
-SOURCES = ["geometry.c", "position.c", "movegen.c", "perft.c", "playout.c", "module.c"]
-HEADERS = ["geometry.h", "position.h", "movegen.h", "perft.h", "playout.h"]
+SOURCES = [
+    "geometry.c",
+    "position.c",
+    "movegen.c",
+    "perft.c",
+    "playout.c",
+    "eval.c",
+    "tt.c",
+    "movepick.c",
+    "search.c",
+    "module.c",
+]
+HEADERS = [
+    "geometry.h",
+    "position.h",
+    "movegen.h",
+    "perft.h",
+    "playout.h",
+    "eval.h",
+    "tt.h",
+    "movepick.h",
+    "search.h",
+]
 
 flags = ["-O3"]
 if platform.machine().lower() in ("x86_64", "amd64") and not os.environ.get("EMERGO_PORTABLE"):

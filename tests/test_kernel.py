@@ -429,12 +429,12 @@ def test_long_calls_release_the_gil() -> None:
 def test_bench_reports_both_sides_and_ratios(capsys: pytest.CaptureFixture[str]) -> None:
     from emergo import bench
 
-    assert bench.main(["--json", "--seconds", "0.05", "--variant", "7x7"]) == 0
+    assert bench.main(["--json", "--seconds", "0.05", "--variant", "7x7", "--no-search"]) == 0
     report = json.loads(capsys.readouterr().out)
     for side in ("kernel", "reference"):
         assert report[side]["games_per_s"] > 0
         assert report[side]["generations_per_s"] > 0
         assert report[side]["perft_nodes_per_s"] > 0
     assert set(report["ratio"]) == {"games_per_s", "generations_per_s", "perft_nodes_per_s"}
-    assert bench.main(["--kernel-only", "--games", "100", "--seconds", "0.05"]) == 0
+    assert bench.main(["--kernel-only", "--games", "100", "--seconds", "0.05", "--no-search"]) == 0
     assert "random games/s" in capsys.readouterr().out

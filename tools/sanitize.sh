@@ -2,7 +2,9 @@
 # Sanitizer build of the C kernel: emergo._kernel compiled with
 # -fsanitize=address,undefined (and EMERGO_SMALL_BUFFERS, so every move list
 # outgrows its inline buffer and the heap path runs) into build-asan/, then the
-# kernel's differential tests (tests/test_kernel.py) run against that build.
+# kernel's differential tests (tests/test_kernel.py) and the search tests
+# (tests/test_kernel_search.py, less the full-depth bench signature, too slow
+# here: EMERGO_SANITIZE=1 skips it) run against that build.
 #
 # Non-interactive; exit status is pytest's.  Python itself is not built with
 # ASan, so libasan is preloaded and leak detection is off (CPython keeps
@@ -45,6 +47,7 @@ export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
 export PYTHONPATH="$out/pkg"
 export EMERGO_KERNEL_GAMES="${EMERGO_KERNEL_GAMES:-500}"
 export EMERGO_KERNEL_PERFT_MAX="${EMERGO_KERNEL_PERFT_MAX:-2e8}"
+export EMERGO_SANITIZE=1
 
 # Make sure the tests will load the sanitized build, not the in-place one.
 "$python" - <<'EOF'
@@ -52,4 +55,4 @@ import emergo._kernel as k
 assert "build-asan" in k.__file__, f"wrong kernel loaded: {k.__file__}"
 print(f"sanitize.sh: testing {k.__file__}")
 EOF
-exec "$python" -m pytest -q -p no:cacheprovider tests/test_kernel.py "$@"
+exec "$python" -m pytest -q -p no:cacheprovider tests/test_kernel.py tests/test_kernel_search.py "$@"

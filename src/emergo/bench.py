@@ -12,6 +12,16 @@ Three figures per side, from the same start and the same sampled positions:
 
 The issue's targets are at least 60,000 kernel games/s and at least 25 times
 the reference, both read from the same run.
+
+The search part (``--search`` alone, or with the kernel figures by default)
+searches a fixed suite of positions (:data:`SEARCH_POSITIONS`: starts, the
+entering phase, the shadowpiece, the movement phase, combinations, an
+endgame) to a fixed depth with the kernel's :class:`~emergo.kernel.Searcher`,
+each with a fresh table.  The total node count is the *signature* of the
+search: it is the same on every run and machine, and changes only when the
+search or the evaluation weights change (tests/test_kernel_search.py pins it).
+Nodes are counted as usual: every move made in the main search and in the
+quiescence search.  The target is at least 5 M nodes/s on one core.
 """
 
 from __future__ import annotations
@@ -29,6 +39,28 @@ from emergo.geometry import VARIANTS
 
 TARGET_GAMES = 60_000
 TARGET_RATIO = 25.0
+TARGET_SEARCH_NPS = 5_000_000
+SEARCH_DEPTH = 9
+"""Depth of the search part; the signature is quoted at this depth."""
+SEARCH_POSITIONS = (
+    "w 12/12",
+    "7x7 w 8/8",
+    "w 7/7 c3:b c5:w e1:b e4:b e6:w e9:w f3:b f5:w g7:b i5:w",
+    "w 2/2 a5:w b4:w c3:b c5:b c6:b d2:w d5:b d6:b d8:b e1:w e4:w e7:w e9:b f2:w f8:w g3:b"
+    " g5:b h4:w h6:b i5:w",
+    "w 0/6 b4:w c4:w c5:w d6:w2b e1:b e2:w3b e3:wb e7:wb e9:w f3:b i5:w",
+    "w 0/0 a5:w b4:w c3:b c4:w c5:b c6:b c7:b d2:w d5:b d6:b d7:w d8:b e1:w e4:w e7:w e9:b"
+    " f2:w f8:w g3:b g5:b g6:b h4:w h6:b i5:w",
+    "w 0/0 a5:b c3:w c7:b d2:w2b d7:w2b d8:b e3:w e5:b e7:b e8:b f2:w f3:wb f4:b f6:w g3:b"
+    " g5:w g7:w h4:w h6:b",
+    "w 0/0 b4:wb c3:w c5:b d2:b d6:wb d8:w e2:b e9:wb f2:w f3:b f4:b f5:b f6:wb f8:bw g4:w2b"
+    " g7:w i5:w",
+    "w 0/0 c5:b c7:w2b d2:bw d6:bw d8:b f2:w f6:w2 g3:b3w g5:bw h4:w h6:b2w i5:bw",
+    "w 0/0 c5:b d6:b e5:b f4:w4 g4:w h4:b2",
+    "w 0/0 b4:w d3:w3 d4:b6w d8:b3w2 e3:w2b2 e9:w g7:bw h5:w",
+)
+"""The search suite: starts (9x9, 7x7), entering (early, late, before a shadowpiece),
+movement (full board, middle game, late), the combination of the rules' seed 004, an endgame."""
 SAMPLE_GAMES = 20
 """Random games whose positions are the generation sample."""
 
@@ -181,6 +213,56 @@ def measure_kernel(
     }
 
 
+# --- the search -----------------------------------------------------------------------------
+
+
+def measure_search(depth: int = SEARCH_DEPTH) -> dict[str, Any]:
+    """Search every suite position to ``depth`` with a fresh table; nodes, time, signature."""
+    from emergo import kernel
+    from emergo.search import Limit
+
+    searcher = kernel.Searcher(hash_mb=16)
+    rows: list[dict[str, Any]] = []
+    nodes, seconds = 0, 0.0
+    for position in SEARCH_POSITIONS:
+        searcher.clear()
+        result = searcher.search(Board(position), Limit(depth=depth))
+        info = result.infos[0]
+        nodes += info.nodes
+        seconds += info.time
+        rows.append(
+            {
+                "position": position,
+                "depth": info.depth,
+                "nodes": info.nodes,
+                "seconds": info.time,
+                "move": str(result.move),
+                "score": str(info.score),
+            }
+        )
+    return {
+        "depth": depth,
+        "signature": nodes,
+        "seconds": seconds,
+        "nodes_per_s": nodes / max(seconds, 1e-9),
+        "positions": rows,
+    }
+
+
+def search_table(search: dict[str, Any]) -> str:
+    ok = "met" if search["nodes_per_s"] >= TARGET_SEARCH_NPS else "MISSED"
+    return "\n".join(
+        [
+            f"search: {len(search['positions'])} positions to depth {search['depth']}, "
+            f"fresh table each",
+            f"{'signature (total nodes)':26}{search['signature']:>16,}",
+            f"{'search nodes/s':26}{_fmt(search['nodes_per_s']):>16}",
+            f"{'search seconds':26}{search['seconds']:>16.2f}",
+            f"target >= {TARGET_SEARCH_NPS / 1e6:g} M search nodes/s: {ok}",
+        ]
+    )
+
+
 # --- report -----------------------------------------------------------------------------------
 
 ROWS = (
@@ -197,6 +279,9 @@ def _fmt(value: float | None) -> str:
 
 
 def table(report: dict[str, Any]) -> str:
+    search: dict[str, Any] | None = report.get("search")
+    if "kernel" not in report and "reference" not in report:
+        return search_table(search) if search else ""
     k: dict[str, float] | None = report.get("kernel")
     r: dict[str, float] | None = report.get("reference")
     ratio: dict[str, float] = report.get("ratio", {})
@@ -222,6 +307,8 @@ def table(report: dict[str, Any]) -> str:
         if "ratio_met" in targets:
             ratio_ok = "met" if targets["ratio_met"] else "MISSED"
             lines.append(f"target >= {TARGET_RATIO:g}x the reference (games/s): {ratio_ok}")
+    if search:
+        lines.append(search_table(search))
     return "\n".join(lines)
 
 
@@ -233,13 +320,16 @@ def run(
     *,
     kernel_side: bool = True,
     reference_side: bool = True,
+    search_depth: int | None = None,
 ) -> dict[str, Any]:
+    """The figures asked for; ``search_depth`` adds the search part at that depth."""
+    report: dict[str, Any] = {"variant": variant, "seconds": seconds}
+    if search_depth is not None:
+        report["search"] = measure_search(search_depth)
+    if not (kernel_side or reference_side):
+        return report
     positions = sample_positions(variant, seed)
-    report: dict[str, Any] = {
-        "variant": variant,
-        "seconds": seconds,
-        "positions": len(positions),
-    }
+    report["positions"] = len(positions)
     if kernel_side:
         report["kernel"] = measure_kernel(variant, positions, seconds, games, seed)
     if reference_side:
@@ -250,6 +340,9 @@ def run(
         report["targets"] = {"games_per_s_met": report["kernel"]["games_per_s"] >= TARGET_GAMES}
         if reference_side:
             report["targets"]["ratio_met"] = report["ratio"]["games_per_s"] >= TARGET_RATIO
+    if search_depth is not None:
+        targets = report.setdefault("targets", {})
+        targets["search_nps_met"] = report["search"]["nodes_per_s"] >= TARGET_SEARCH_NPS
     return report
 
 
@@ -262,6 +355,21 @@ def _parser() -> argparse.ArgumentParser:
     side = parser.add_mutually_exclusive_group()
     side.add_argument("--kernel-only", action="store_true", help="measure the C kernel only")
     side.add_argument("--reference-only", action="store_true", help="measure the reference only")
+    side.add_argument(
+        "--search",
+        action="store_true",
+        help="only the search part: the suite to a fixed depth, total nodes (signature), nodes/s",
+    )
+    parser.add_argument(
+        "--no-search", action="store_true", help="leave out the search part of the kernel figures"
+    )
+    parser.add_argument(
+        "--depth",
+        type=int,
+        default=SEARCH_DEPTH,
+        metavar="N",
+        help=f"depth of the search part (default {SEARCH_DEPTH})",
+    )
     parser.add_argument(
         "--seconds",
         type=float,
@@ -277,7 +385,8 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--check",
         action="store_true",
-        help="exit 1 when a target (60,000 games/s, 25x the reference) is missed",
+        help="exit 1 when a target (60,000 games/s, 25x the reference, 5 M search nodes/s) "
+        "is missed",
     )
     return parser
 
@@ -290,6 +399,8 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--seconds must be positive")
     if args.games is not None and args.games < 1:
         parser.error("--games must be at least 1")
+    if not 1 <= args.depth <= 100:
+        parser.error("--depth must be 1..100")
     kernel_side = not args.reference_only
     if kernel_side:
         try:
@@ -304,8 +415,9 @@ def main(argv: list[str] | None = None) -> int:
         args.seconds,
         args.games,
         args.seed,
-        kernel_side=kernel_side,
-        reference_side=not args.kernel_only,
+        kernel_side=kernel_side and not args.search,
+        reference_side=not args.kernel_only and not args.search,
+        search_depth=args.depth if kernel_side and not args.no_search else None,
     )
     print(json.dumps(report, indent=2) if args.json else table(report))
     if args.check and not all(report.get("targets", {}).values()):

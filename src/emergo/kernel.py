@@ -1,4 +1,4 @@
-"""The fast C kernel: legal moves, perft, playouts and whole games at C speed (R8-R19).
+"""The fast C kernel: legal moves, perft, playouts, whole games and the engine's search (R8-R19).
 
 The rules live twice in this package: readable in :mod:`emergo.board` (the
 reference) and fast in the C extension ``emergo._kernel``, which the tests
@@ -12,18 +12,26 @@ occurrence for repetition (R19b).
 ['a5', 'b4', 'b5']
 >>> kernel.perft("w 12/12", 3)
 55172
+
+:class:`Searcher` is the engine's search (iterative-deepening PVS in C, see
+docs/kernel.md); unlike the calls above it uses the board's move history, so
+that repetitions (R19b) count from the game's start.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+import threading
+import time
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import NamedTuple
 
 from emergo import _kernel
-from emergo.board import BLACK, WHITE, Board, Color, Termination
+from emergo.board import BLACK, WHITE, Board, Color, Move, MoveKind, Termination
 from emergo.errors import IllegalMoveError, InvalidMoveError
 from emergo.geometry import GEOMETRIES, Geometry, Names
+from emergo.search import InfoCallback, Limit, Score, SearchInfo, SearchResult, time_budget
 
 if not hasattr(_kernel, "register_geometry"):  # the C sources' folder, not the built module
     raise ImportError(
@@ -34,12 +42,19 @@ Position = str | Board
 Packed = tuple[str, bytes]
 
 __all__ = [
+    "WEIGHTS_FILE",
+    "EvalTerm",
     "KernelGame",
     "Packed",
     "PlayoutStats",
     "Position",
+    "Searcher",
+    "eval_features",
+    "eval_terms",
+    "evaluate",
     "legal_moves",
     "legal_moves_batch",
+    "load_weights",
     "pack",
     "perft",
     "perft_divide",
@@ -48,6 +63,7 @@ __all__ = [
     "random_game",
     "replay",
     "self_check",
+    "write_weights",
     "zobrist",
 ]
 
@@ -316,3 +332,250 @@ def self_check(
     board = Board(variant=variant) if position is None else _board(position, variant)
     raw, errors = _kernel.selfcheck(pack(board), _count(n, "n"), _seed(seed))
     return _stats(raw, board.turn), list(errors)
+
+
+# --- evaluation -----------------------------------------------------------------------------
+
+WEIGHTS_FILE = Path(__file__).parent / "data" / "eval_weights.txt"
+"""The shipped evaluation weights (``name value`` per line; tools/tune.py writes it)."""
+
+MAX_WEIGHT = 10_000
+"""Largest magnitude of a weight (centi-men per unit of its term)."""
+
+
+class EvalTerm(NamedTuple):
+    """One term of the linear evaluation: its name, hand-set default weight and meaning."""
+
+    name: str
+    default: int
+    doc: str
+
+
+def eval_terms() -> list[EvalTerm]:
+    """The evaluation's terms in the kernel's order."""
+    return [EvalTerm(*row) for row in _kernel.eval_terms_info()]
+
+
+_TERMS = eval_terms()
+_TERM_NAMES = [t.name for t in _TERMS]
+
+
+def _weight_vector(weights: Mapping[str, int]) -> list[int]:
+    unknown = sorted(set(weights) - set(_TERM_NAMES))
+    if unknown:
+        raise ValueError(f"unknown evaluation terms: {', '.join(unknown)}")
+    vector = []
+    for term in _TERMS:
+        value = weights.get(term.name, term.default)
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise TypeError(f"weight {term.name} must be an int, not {type(value).__name__}")
+        if abs(value) > MAX_WEIGHT:
+            raise ValueError(f"weight {term.name} = {value} is beyond +/-{MAX_WEIGHT}")
+        vector.append(value)
+    return vector
+
+
+def load_weights(path: str | Path | None = None) -> dict[str, int]:
+    """Read evaluation weights: ``name value`` per line, ``#`` starts a comment.
+
+    Terms the file leaves out keep their hand-set defaults; an unknown name or a
+    value that is not an integer is an error naming the line.
+    """
+    file = WEIGHTS_FILE if path is None else Path(path)
+    weights = {t.name: t.default for t in _TERMS}
+    try:
+        text = file.read_text(encoding="utf-8")
+    except OSError as e:
+        raise ValueError(f"cannot read evaluation weights {file}: {e.strerror}") from None
+    for number, line in enumerate(text.splitlines(), 1):
+        words = line.split("#", 1)[0].split()
+        if not words:
+            continue
+        where = f"{file}:{number}"
+        if len(words) != 2:
+            raise ValueError(f"{where}: expected 'name value', got {line.strip()!r}")
+        name, value = words
+        if name not in weights:
+            raise ValueError(f"{where}: unknown evaluation term {name!r}")
+        try:
+            weights[name] = int(value)
+        except ValueError:
+            raise ValueError(f"{where}: {name} needs an integer, not {value!r}") from None
+    _weight_vector(weights)  # range check
+    return weights
+
+
+def write_weights(weights: Mapping[str, int], path: str | Path, header: str = "") -> None:
+    """Write weights in the format :func:`load_weights` reads, each with its term's meaning."""
+    vector = _weight_vector(weights)
+    lines = [f"# {line}".rstrip() for line in header.splitlines()]
+    width = max(len(n) for n in _TERM_NAMES)
+    for term, value in zip(_TERMS, vector, strict=True):
+        lines.append(f"{term.name:<{width}} {value:>6}  # {term.doc}")
+    Path(path).write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+def eval_features(position: Position, *, variant: str | None = None) -> dict[str, int]:
+    """The evaluation's term counts for the player to move (what the weights multiply)."""
+    return dict(zip(_TERM_NAMES, _kernel.eval_terms(pack(position, variant=variant)), strict=True))
+
+
+def evaluate(
+    position: Position, *, weights: Mapping[str, int] | None = None, variant: str | None = None
+) -> int:
+    """Static value of a position for the player to move, in centi-men (never 0: 0 is a draw).
+
+    ``weights`` defaults to the shipped file (:data:`WEIGHTS_FILE`).
+    """
+    vector = _weight_vector(weights if weights is not None else _shipped_weights())
+    return int(_kernel.evaluate(pack(position, variant=variant), vector))
+
+
+_SHIPPED: dict[str, int] = {}
+
+
+def _shipped_weights() -> dict[str, int]:
+    if not _SHIPPED:
+        _SHIPPED.update(load_weights())
+    return _SHIPPED
+
+
+# --- search ---------------------------------------------------------------------------------
+
+_KINDS = {1: MoveKind.ENTER, 2: MoveKind.STEP, 3: MoveKind.CAPTURE}
+_RawMove = tuple[int, int, tuple[int, ...]]
+_RawLine = tuple[int, int, int, list[_RawMove]]
+_POLL = 0.005  # seconds between looks at the caller's stop event
+
+
+def _move(raw: _RawMove) -> Move:
+    kind, men, path = raw
+    if kind == 1:
+        return Move(MoveKind.ENTER, path, men, 0)
+    return Move(_KINDS[kind], path, 0, men if kind == 3 else 0)
+
+
+def _score(value: int) -> Score:
+    return Score.draw() if value == 0 else Score.from_value(value)  # 0 only for proven draws
+
+
+def _infos(lines: list[_RawLine], nodes: int, seconds: float) -> tuple[SearchInfo, ...]:
+    return tuple(
+        SearchInfo(
+            depth=depth,
+            score=_score(value),
+            pv=tuple(_move(m) for m in pv),
+            nodes=nodes,
+            time=seconds,
+            seldepth=seldepth,
+            multipv=rank,
+        )
+        for rank, (value, depth, seldepth, pv) in enumerate(lines, 1)
+    )
+
+
+class Searcher:
+    """The engine's search in C: iterative-deepening PVS over the kernel (emergo.search.Searcher).
+
+    Alpha-beta with principal variation search, aspiration windows, a shared
+    transposition table of ``hash_mb`` megabytes, forced captures (R8) searched
+    to the end at the leaves, repetitions (R19b) counted from the game's start,
+    exact wins and losses (R18) and draws (R19a, R19b).  The evaluation's weights
+    come from ``weights`` (a mapping or a file; default the shipped
+    :data:`WEIGHTS_FILE`).  The GIL is released while it searches.
+    """
+
+    name = "emergo-kernel"
+
+    def __init__(
+        self, *, hash_mb: int = 16, weights: Mapping[str, int] | str | Path | None = None
+    ) -> None:
+        _count(hash_mb, "hash size (MB)", 1)
+        self._c = _kernel.Searcher(hash_mb)
+        if weights is None:
+            self.weights = dict(_shipped_weights())
+        elif isinstance(weights, (str, Path)):
+            self.weights = load_weights(weights)
+        else:
+            self.weights = {t.name: t.default for t in _TERMS} | dict(weights)
+        self._c.set_weights(_weight_vector(self.weights))
+
+    def clear(self) -> None:
+        """Forget the transposition table and the move-ordering history (a new game)."""
+        self._c.clear()
+
+    def resize(self, hash_mb: int) -> None:
+        """A new, empty transposition table of ``hash_mb`` megabytes."""
+        self._c.resize(_count(hash_mb, "hash size (MB)", 1))
+
+    def set_option(self, name: str, value: int) -> None:
+        """Set a tuning knob of the search: ``evasions`` (0..8, default 1), the quiescence
+        plies where a player who is attacked but has no capture gets his moves searched."""
+        self._c.set_option(name, value)
+
+    def stop(self) -> None:
+        """Stop the running search (from any thread); it returns its best move so far."""
+        self._c.stop()
+
+    def search(
+        self,
+        board: Board,
+        limit: Limit,
+        *,
+        multipv: int = 1,
+        on_info: InfoCallback | None = None,
+        stop: threading.Event | None = None,
+    ) -> SearchResult:
+        """Search ``board`` (left unchanged) within ``limit`` (see emergo.search.Searcher)."""
+        start = time.monotonic()
+        multipv = _count(multipv, "multipv", 1)
+        soft, hard = time_budget(limit, board.turn)
+        depth = int(_kernel.MAX_DEPTH)
+        nodes = 0
+        if not limit.infinite:  # analysis runs until stopped, whatever else is set
+            depth = min(limit.depth or depth, depth)
+            nodes = limit.nodes or 0
+        root = board.root()
+        paths = [move.path for move in board.move_stack]
+
+        callback = None
+        if on_info is not None:
+            report = on_info
+
+            def callback(lines: list[_RawLine], n: int, seconds: float, _depth: int) -> None:
+                for info in _infos(lines, n, seconds):
+                    report(info)
+
+        done = threading.Event()
+        watcher = None
+        if stop is not None:
+            watcher = threading.Thread(target=self._watch, args=(stop, done), daemon=True)
+            watcher.start()
+        spent = time.monotonic() - start
+        try:
+            term, lines, n, seconds, _ = self._c.search(
+                pack(root),
+                paths,
+                depth,
+                nodes,
+                -1.0 if soft is None else max(soft - spent, 0.0),
+                -1.0 if hard is None else max(hard - spent, 0.0),
+                min(multipv, int(_kernel.MAX_MULTIPV)),
+                callback,
+            )
+        finally:
+            done.set()
+            if watcher is not None:
+                watcher.join()
+        if term is not None or not lines:
+            return SearchResult(None)
+        infos = _infos(lines, n, seconds)
+        pv = infos[0].pv
+        return SearchResult(pv[0], pv[1] if len(pv) > 1 else None, infos)
+
+    def _watch(self, stop: threading.Event, done: threading.Event) -> None:
+        """Pass the caller's stop event on to the C search until the search ends."""
+        while not done.is_set():
+            if stop.wait(_POLL):
+                self._c.stop()  # again each poll: a stop before the search began is not lost
+                done.wait(_POLL)

@@ -11,6 +11,7 @@
 
 #include "perft.h"
 #include "playout.h"
+#include "search.h"
 
 static const char *const TERM_NAMES[] = {NULL, "no-pieces", "blocked", "repetition"};
 
@@ -750,6 +751,382 @@ static PyObject *k_bench_generate(PyObject *self, PyObject *args)
     return PyLong_FromUnsignedLongLong(total);
 }
 
+/* --- evaluation ----------------------------------------------------------------------------- */
+
+/* Weights from a sequence of EV_NTERMS ints; -1 with an exception. */
+static int read_weights(PyObject *obj, int w[EV_NTERMS])
+{
+    Py_ssize_t n;
+    int buf[EV_NTERMS + 1];
+    if (int_items(obj, "weights", buf, EV_NTERMS + 1, &n) < 0)
+        return -1;
+    if (n != EV_NTERMS) {
+        PyErr_Format(PyExc_ValueError, "%d weights are needed, not %zd", EV_NTERMS, n);
+        return -1;
+    }
+    memcpy(w, buf, sizeof(int) * EV_NTERMS);
+    return 0;
+}
+
+static PyObject *k_eval_terms_info(PyObject *self, PyObject *unused)
+{
+    (void)self;
+    (void)unused;
+    PyObject *list = PyList_New(EV_NTERMS);
+    for (int i = 0; list && i < EV_NTERMS; i++) {
+        PyObject *t = Py_BuildValue("sis", eval_names[i], eval_defaults[i], eval_docs[i]);
+        if (!t)
+            Py_CLEAR(list);
+        else
+            PyList_SET_ITEM(list, i, t);
+    }
+    return list;
+}
+
+static PyObject *int_list(const int *v, int n)
+{
+    PyObject *list = PyList_New(n);
+    for (int i = 0; list && i < n; i++) {
+        PyObject *x = PyLong_FromLong(v[i]);
+        if (!x)
+            Py_CLEAR(list);
+        else
+            PyList_SET_ITEM(list, i, x);
+    }
+    return list;
+}
+
+static PyObject *k_eval_terms(PyObject *self, PyObject *packed)
+{
+    (void)self;
+    pos_t p;
+    if (unpack(packed, &p) < 0)
+        return NULL;
+    int t[EV_NTERMS];
+    eval_terms(&p, t);
+    return int_list(t, EV_NTERMS);
+}
+
+static PyObject *k_eval_terms_batch(PyObject *self, PyObject *seq)
+{
+    (void)self;
+    Py_ssize_t n;
+    pos_t *ps = unpack_many(seq, &n);
+    if (!ps)
+        return NULL;
+    PyObject *out = PyList_New(n);
+    for (Py_ssize_t i = 0; out && i < n; i++) {
+        int t[EV_NTERMS];
+        eval_terms(&ps[i], t);
+        PyObject *row = int_list(t, EV_NTERMS);
+        if (!row)
+            Py_CLEAR(out);
+        else
+            PyList_SET_ITEM(out, i, row);
+    }
+    PyMem_Free(ps);
+    return out;
+}
+
+static PyObject *k_evaluate(PyObject *self, PyObject *args)
+{
+    (void)self;
+    PyObject *packed, *wobj;
+    if (!PyArg_ParseTuple(args, "OO", &packed, &wobj))
+        return NULL;
+    int w[EV_NTERMS];
+    pos_t p;
+    if (read_weights(wobj, w) < 0 || unpack(packed, &p) < 0)
+        return NULL;
+    return PyLong_FromLong(evaluate(&p, w));
+}
+
+/* --- the searcher ---------------------------------------------------------------------------- */
+
+typedef struct {
+    PyObject_HEAD
+    searcher_t *s;
+    int busy;
+} SearcherObject;
+
+static PyObject *move_tuple(const move_t *m)
+{
+    return Py_BuildValue("iiN", m->kind, m->men, path_tuple(m));
+}
+
+static PyObject *lines_list(const sresult_t *r)
+{
+    PyObject *lines = PyList_New(r->nlines);
+    for (int k = 0; lines && k < r->nlines; k++) {
+        const sline_t *l = &r->lines[k];
+        PyObject *pv = PyList_New(l->len);
+        for (int i = 0; pv && i < l->len; i++) {
+            PyObject *m = move_tuple(&l->pv[i]);
+            if (!m)
+                Py_CLEAR(pv);
+            else
+                PyList_SET_ITEM(pv, i, m);
+        }
+        PyObject *t = pv ? Py_BuildValue("iiiN", l->value, l->depth, l->seldepth, pv) : NULL;
+        if (!t)
+            Py_CLEAR(lines);
+        else
+            PyList_SET_ITEM(lines, k, t);
+    }
+    return lines;
+}
+
+typedef struct {
+    PyObject *callback;
+    int failed; /* the callback raised: its exception is kept in type, value, tb */
+    PyObject *type, *value, *tb;
+} infoctx_t;
+
+/* Called from the search (GIL released): report one completed iteration. */
+static int report(void *vctx, const sresult_t *r)
+{
+    infoctx_t *ctx = vctx;
+    PyGILState_STATE g = PyGILState_Ensure();
+    int stop = 0;
+    PyObject *lines = lines_list(r);
+    PyObject *res = lines ? PyObject_CallFunction(ctx->callback, "NKdi", lines,
+                                                  (unsigned long long)r->nodes, r->time, r->depth)
+                          : NULL;
+    if (!res) {
+        ctx->failed = 1;
+        PyErr_Fetch(&ctx->type, &ctx->value, &ctx->tb);
+        stop = 1;
+    }
+    Py_XDECREF(res);
+    PyGILState_Release(g);
+    return stop;
+}
+
+static PyObject *Searcher_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
+{
+    static char *kwlist[] = {"hash_mb", NULL};
+    Py_ssize_t mb = 16;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "|n", kwlist, &mb))
+        return NULL;
+    if (mb < 1 || mb > 65536)
+        return PyErr_Format(PyExc_ValueError, "hash size must be 1..65536 MB, not %zd", mb);
+    SearcherObject *self = (SearcherObject *)type->tp_alloc(type, 0);
+    if (!self)
+        return NULL;
+    self->s = searcher_new((size_t)mb);
+    if (!self->s) {
+        Py_DECREF(self);
+        return PyErr_NoMemory();
+    }
+    return (PyObject *)self;
+}
+
+static void Searcher_dealloc(SearcherObject *self)
+{
+    searcher_free(self->s);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static int not_busy(SearcherObject *self)
+{
+    if (self->busy) {
+        PyErr_SetString(PyExc_RuntimeError, "the searcher is searching: stop it first");
+        return 0;
+    }
+    return 1;
+}
+
+static PyObject *Searcher_stop(SearcherObject *self, PyObject *unused)
+{
+    (void)unused;
+    searcher_stop(self->s);
+    Py_RETURN_NONE;
+}
+
+static PyObject *Searcher_clear(SearcherObject *self, PyObject *unused)
+{
+    (void)unused;
+    if (!not_busy(self))
+        return NULL;
+    searcher_clear(self->s);
+    Py_RETURN_NONE;
+}
+
+static PyObject *Searcher_resize(SearcherObject *self, PyObject *arg)
+{
+    Py_ssize_t mb = PyLong_AsSsize_t(arg);
+    if (mb == -1 && PyErr_Occurred())
+        return NULL;
+    if (mb < 1 || mb > 65536)
+        return PyErr_Format(PyExc_ValueError, "hash size must be 1..65536 MB, not %zd", mb);
+    if (!not_busy(self))
+        return NULL;
+    if (searcher_resize(self->s, (size_t)mb) < 0)
+        return PyErr_NoMemory();
+    Py_RETURN_NONE;
+}
+
+static PyObject *Searcher_set_weights(SearcherObject *self, PyObject *arg)
+{
+    int w[EV_NTERMS];
+    if (!not_busy(self) || read_weights(arg, w) < 0)
+        return NULL;
+    searcher_set_weights(self->s, w);
+    Py_RETURN_NONE;
+}
+
+/* Replay paths from root in a game (R19b needs the history); the index of
+ * the first position that may recur (same hands and number of stacks). */
+static int replay_history(game_t *gm, const pos_t *root, PyObject *paths, size_t *irr, int *term)
+{
+    PyObject *seq = PySequence_Fast(paths, "moves must be a sequence of paths");
+    if (!seq)
+        return -1;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+    int rc = -1, winner;
+    *irr = 0;
+    int stacks = bb_count(root->owned[0] | root->owned[1]);
+    for (Py_ssize_t ply = 0;; ply++) {
+        *term = game_status(gm, &winner);
+        if (*term == TERM_ERROR) {
+            PyErr_NoMemory();
+            goto done;
+        }
+        if (ply == n)
+            break;
+        if (*term != TERM_NONE) {
+            PyErr_Format(PyExc_ValueError, "move %zd: the game is already over (%s)", ply + 1,
+                         TERM_NAMES[*term]);
+            goto done;
+        }
+        move_t want, m;
+        if (read_path(PySequence_Fast_GET_ITEM(seq, ply), &want) < 0)
+            goto done;
+        size_t i;
+        for (i = 0; i < gm->ms.count; i++) {
+            ms_move(root->g, &gm->ms, i, &m);
+            if (m.len == want.len && !memcmp(m.path, want.path, want.len))
+                break;
+        }
+        if (i == gm->ms.count) {
+            PyErr_Format(PyExc_ValueError, "move %zd is not legal", ply + 1);
+            goto done;
+        }
+        uint8_t h0 = gm->pos.hand[0], h1 = gm->pos.hand[1];
+        if (game_play(gm, &m) < 0) {
+            PyErr_NoMemory();
+            goto done;
+        }
+        int now_stacks = bb_count(gm->pos.owned[0] | gm->pos.owned[1]);
+        if (h0 != gm->pos.hand[0] || h1 != gm->pos.hand[1] || now_stacks != stacks)
+            *irr = gm->ply;
+        stacks = now_stacks;
+    }
+    rc = 0;
+done:
+    Py_DECREF(seq);
+    return rc;
+}
+
+/* search(root, paths, depth, nodes, soft, hard, multipv, callback) ->
+ *   (termination or None, lines, nodes, seconds, depth) */
+static PyObject *Searcher_search(SearcherObject *self, PyObject *args)
+{
+    PyObject *packed, *paths, *callback;
+    int depth, multipv;
+    unsigned long long nodes;
+    double soft, hard;
+    if (!PyArg_ParseTuple(args, "OOiKddiO", &packed, &paths, &depth, &nodes, &soft, &hard,
+                          &multipv, &callback))
+        return NULL;
+    if (callback != Py_None && !PyCallable_Check(callback)) {
+        PyErr_SetString(PyExc_TypeError, "the info callback must be callable or None");
+        return NULL;
+    }
+    if (!not_busy(self))
+        return NULL;
+    pos_t root;
+    if (unpack(packed, &root) < 0)
+        return NULL;
+    game_t *gm = PyMem_Malloc(sizeof *gm);
+    sresult_t *out = PyMem_Malloc(sizeof *out);
+    if (!gm || !out || game_init(gm, &root) < 0) {
+        PyMem_Free(gm);
+        PyMem_Free(out);
+        return PyErr_NoMemory();
+    }
+    PyObject *result = NULL;
+    size_t irr;
+    int term;
+    if (replay_history(gm, &root, paths, &irr, &term) < 0)
+        goto done;
+    if (term != TERM_NONE) { /* R18, R19a, R19b: nothing to search */
+        result = Py_BuildValue("s[]Kdi", TERM_NAMES[term], 0ULL, 0.0, 0);
+        goto done;
+    }
+    slimits_t lim = {depth, nodes, soft, hard, multipv};
+    infoctx_t ctx = {callback, 0, NULL, NULL, NULL};
+    int rc;
+    self->busy = 1;
+    searcher_rearm(self->s);
+    Py_INCREF(self);
+    Py_BEGIN_ALLOW_THREADS
+    rc = searcher_run(self->s, &gm->pos, gm->keys, gm->ply + 1, irr, &lim,
+                      callback == Py_None ? NULL : report, &ctx, out);
+    Py_END_ALLOW_THREADS
+    self->busy = 0;
+    Py_DECREF(self);
+    if (ctx.failed) {
+        PyErr_Restore(ctx.type, ctx.value, ctx.tb);
+        goto done;
+    }
+    if (rc < 0) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    result = Py_BuildValue("ONKdi", Py_None, lines_list(out), (unsigned long long)out->nodes,
+                           out->time, out->depth);
+done:
+    game_free(gm);
+    PyMem_Free(gm);
+    PyMem_Free(out);
+    return result;
+}
+
+static PyObject *Searcher_set_option(SearcherObject *self, PyObject *args)
+{
+    const char *name;
+    int value;
+    if (!PyArg_ParseTuple(args, "si", &name, &value) || !not_busy(self))
+        return NULL;
+    if (searcher_set_option(self->s, name, value) < 0)
+        return PyErr_Format(PyExc_ValueError, "bad search option %s = %d", name, value);
+    Py_RETURN_NONE;
+}
+
+static PyMethodDef searcher_methods[] = {
+    {"set_option", (PyCFunction)Searcher_set_option, METH_VARARGS,
+     "set_option(name, value): a tuning knob of the search (evasions: 0..8)"},
+    {"search", (PyCFunction)Searcher_search, METH_VARARGS,
+     "search(root, paths, depth, nodes, soft, hard, multipv, callback) -> "
+     "(termination, lines, nodes, seconds, depth)"},
+    {"stop", (PyCFunction)Searcher_stop, METH_NOARGS, "stop the running search (any thread)"},
+    {"clear", (PyCFunction)Searcher_clear, METH_NOARGS, "forget the hash table and history"},
+    {"resize", (PyCFunction)Searcher_resize, METH_O, "resize(hash_mb): a new, empty table"},
+    {"set_weights", (PyCFunction)Searcher_set_weights, METH_O, "set_weights(ints)"},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyTypeObject SearcherType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "emergo._kernel.Searcher",
+    .tp_basicsize = sizeof(SearcherObject),
+    .tp_dealloc = (destructor)Searcher_dealloc,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "Searcher(hash_mb=16): the C search (use emergo.kernel.Searcher)",
+    .tp_methods = searcher_methods,
+    .tp_new = Searcher_new,
+};
+
 /* --- module --------------------------------------------------------------------------------- */
 
 static PyMethodDef methods[] = {
@@ -769,6 +1146,10 @@ static PyMethodDef methods[] = {
     {"selfcheck", k_selfcheck, METH_VARARGS, "selfcheck(packed, n, seed) -> (stats, errors)"},
     {"bench_generate", k_bench_generate, METH_VARARGS,
      "bench_generate(packed_list, reps) -> total moves"},
+    {"eval_terms_info", k_eval_terms_info, METH_NOARGS, "eval_terms_info() -> [(name, default, doc)]"},
+    {"eval_terms", k_eval_terms, METH_O, "eval_terms(packed) -> term counts (mover's view)"},
+    {"eval_terms_batch", k_eval_terms_batch, METH_O, "eval_terms_batch(packed_list) -> rows"},
+    {"evaluate", k_evaluate, METH_VARARGS, "evaluate(packed, weights) -> centi-men (mover's view)"},
     {NULL, NULL, 0, NULL},
 };
 
@@ -790,7 +1171,12 @@ PyMODINIT_FUNC PyInit__kernel(void)
     zobrist_init();
     PyObject *m = PyModule_Create(&module);
     if (m && (PyModule_AddIntConstant(m, "MAX_PATH", K_MAXPATH) < 0 ||
-              PyModule_AddIntConstant(m, "MAX_MEN", K_MAXMEN) < 0)) {
+              PyModule_AddIntConstant(m, "MAX_MEN", K_MAXMEN) < 0 ||
+              PyModule_AddIntConstant(m, "WIN_VALUE", S_WIN) < 0 ||
+              PyModule_AddIntConstant(m, "MAX_DEPTH", S_MAXDEPTH) < 0 ||
+              PyModule_AddIntConstant(m, "MAX_MULTIPV", S_MAXPV) < 0 ||
+              PyType_Ready(&SearcherType) < 0 ||
+              PyModule_AddObjectRef(m, "Searcher", (PyObject *)&SearcherType) < 0)) {
         Py_DECREF(m);
         return NULL;
     }

@@ -1,0 +1,245 @@
+#!/usr/bin/env python3
+"""Texel tuning of the kernel's evaluation weights on the engine's own self-play games.
+
+1. Self-play: ``--games`` games of the kernel Searcher against itself at
+   ``--nodes`` nodes a move (the current weights), each from a start made of
+   2-8 random entering moves so that the games differ.
+2. Positions: every position of those games after the opening where the
+   player to move has no capture (R8: a capture position is never a leaf of
+   the search, so the evaluation never sees one), labelled with the game's
+   result for the player to move (1, 1/2, 0; games longer than ``--max-plies``
+   count as draws).
+3. Fit: the evaluation is linear, e = w . f (f: emergo.kernel.eval_features,
+   in the mover's view), so the model P(win) = sigmoid(K e / 400) is a
+   logistic regression.  K is first fitted to the current weights, then the
+   weights are fitted with K fixed by full-batch Adam on the mean logistic loss
+   (cross-entropy) plus a small pull towards the current weights (weights of
+   terms the games never show stay put).  ``men`` is held at 100 so the scale
+   stays centi-men.
+4. Check: ``--check N`` plays N game pairs, tuned against current weights at
+   the same nodes, colours swapped, from the shipped openings.
+
+Writes ``--out`` (default: the shipped src/emergo/data/eval_weights.txt) only
+with ``--write``.  A run with the defaults takes about five minutes on one core:
+
+    python tools/tune.py --write
+    python tools/tune.py --games 200 --check 20        # a quick look, nothing written
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import random
+import sys
+import time
+from pathlib import Path
+
+from emergo import kernel
+from emergo.board import Board
+from emergo.match import load_openings
+from emergo.search import Limit
+
+FIXED = ("men",)
+"""Terms held at their current weight (the scale of the evaluation)."""
+
+
+def self_play(
+    weights: dict[str, int], games: int, nodes: int, max_plies: int, seed: int
+) -> list[tuple[list[int], float]]:
+    """Quiet positions of self-play games with the result for the player to move."""
+    rng = random.Random(seed)
+    searcher = kernel.Searcher(hash_mb=8, weights=weights)
+    limit = Limit(nodes=nodes)
+    data: list[tuple[list[int], float]] = []
+    start = time.monotonic()
+    for game in range(games):
+        board = Board()
+        for _ in range(rng.randint(2, 8)):  # a random opening of entries
+            board.push(rng.choice(board.moves()))
+        searcher.clear()
+        positions: list[tuple[str, bool]] = []
+        while board.outcome() is None and len(board.move_stack) < max_plies:
+            if not board.is_capturing():
+                positions.append((board.position(), board.turn))
+            result = searcher.search(board, limit)
+            assert result.move is not None
+            board.push(result.move)
+        outcome = board.outcome()
+        winner = outcome.winner if outcome is not None else None
+        features = kernel._kernel.eval_terms_batch([kernel.pack(p) for p, _ in positions])
+        for row, (_, turn) in zip(features, positions, strict=True):
+            label = 0.5 if winner is None else 1.0 if winner == turn else 0.0
+            data.append((row, label))
+        if (game + 1) % 50 == 0:
+            rate = (game + 1) / (time.monotonic() - start)
+            print(f"  {game + 1} games, {len(data)} positions, {rate:.1f} games/s", flush=True)
+    return data
+
+
+def _sigmoid(x: float) -> float:
+    if x < -40:
+        return 0.0
+    if x > 40:
+        return 1.0
+    return 1.0 / (1.0 + math.exp(-x))
+
+
+def loss(data: list[tuple[list[int], float]], w: list[float], k: float) -> float:
+    """Mean logistic loss (cross-entropy) of sigmoid(k e / 400) against the results."""
+    total = 0.0
+    eps = 1e-12
+    for f, r in data:
+        p = _sigmoid(k * sum(wi * fi for wi, fi in zip(w, f, strict=True)) / 400)
+        total -= r * math.log(p + eps) + (1 - r) * math.log(1 - p + eps)
+    return total / len(data)
+
+
+def fit_k(data: list[tuple[list[int], float]], w: list[float]) -> float:
+    """The scaling constant that best fits the current weights (golden-section search)."""
+    lo, hi = 0.01, 10.0
+    g = (math.sqrt(5) - 1) / 2
+    a, b = hi - g * (hi - lo), lo + g * (hi - lo)
+    fa, fb = loss(data, w, a), loss(data, w, b)
+    for _ in range(30):
+        if fa < fb:
+            hi, b, fb = b, a, fa
+            a = hi - g * (hi - lo)
+            fa = loss(data, w, a)
+        else:
+            lo, a, fa = a, b, fb
+            b = lo + g * (hi - lo)
+            fb = loss(data, w, b)
+    return (lo + hi) / 2
+
+
+def fit_weights(
+    data: list[tuple[list[int], float]],
+    start: list[float],
+    k: float,
+    frozen: set[int],
+    epochs: int,
+    pull: float,
+) -> list[float]:
+    """Adam on the mean logistic loss, plus pull * |w - start|^2 / 2 (in units of 100)."""
+    w = list(start)
+    n = len(w)
+    m = [0.0] * n
+    v = [0.0] * n
+    lr, b1, b2 = 1.0, 0.9, 0.999
+    sparse = [[(i, fi) for i, fi in enumerate(f) if fi] for f, _ in data]
+    labels = [r for _, r in data]
+    for t in range(1, epochs + 1):
+        grad = [0.0] * n
+        for f, r in zip(sparse, labels, strict=True):
+            e = sum(w[i] * fi for i, fi in f)
+            d = (_sigmoid(k * e / 400) - r) * k / 400
+            for i, fi in f:
+                grad[i] += d * fi
+        for i in range(n):
+            grad[i] = grad[i] / len(data) + pull * (w[i] - start[i]) / 100**2
+            if i in frozen:
+                continue
+            m[i] = b1 * m[i] + (1 - b1) * grad[i]
+            v[i] = b2 * v[i] + (1 - b2) * grad[i] ** 2
+            mh, vh = m[i] / (1 - b1**t), v[i] / (1 - b2**t)
+            w[i] -= lr * mh / (math.sqrt(vh) + 1e-12)
+        if t % 50 == 0:
+            print(f"  epoch {t}: loss {loss(data, w, k):.5f}", flush=True)
+    return w
+
+
+def play_pair(
+    a: kernel.Searcher, b: kernel.Searcher, moves: tuple[str, ...], limit: Limit, max_plies: int
+) -> float:
+    """Points of ``a`` in two games from the opening, colours swapped."""
+    points = 0.0
+    for white, black in ((a, b), (b, a)):
+        board = Board()
+        for text in moves:
+            board.push_move(text)
+        a.clear()
+        b.clear()
+        while board.outcome() is None and len(board.move_stack) < max_plies:
+            side = white if board.turn else black
+            move = side.search(board, limit).move
+            assert move is not None
+            board.push(move)
+        outcome = board.outcome()
+        if outcome is None or outcome.winner is None:
+            points += 0.5
+        elif (outcome.winner is True) == (white is a):
+            points += 1.0
+    return points
+
+
+def check(new: dict[str, int], old: dict[str, int], pairs: int, nodes: int, plies: int) -> float:
+    """Score of the new weights against the old over ``pairs`` game pairs."""
+    a = kernel.Searcher(hash_mb=8, weights=new)
+    b = kernel.Searcher(hash_mb=8, weights=old)
+    openings = load_openings()
+    limit = Limit(nodes=nodes)
+    points = 0.0
+    for i in range(pairs):
+        points += play_pair(a, b, openings[i % len(openings)].moves, limit, plies)
+    return points / (2 * pairs)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--weights", type=Path, help="start weights (default: the shipped file)")
+    parser.add_argument("--games", type=int, default=1500, help="self-play games (default 1500)")
+    parser.add_argument("--nodes", type=int, default=4000, help="nodes a move (default 4000)")
+    parser.add_argument("--max-plies", type=int, default=300, help="game length cap (draw)")
+    parser.add_argument("--epochs", type=int, default=200, help="Adam iterations (default 200)")
+    parser.add_argument("--pull", type=float, default=1e-2, help="pull to the start weights")
+    parser.add_argument("--check", type=int, default=100, metavar="PAIRS", help="check pairs")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--out", type=Path, default=kernel.WEIGHTS_FILE)
+    parser.add_argument("--write", action="store_true", help="write the tuned weights to --out")
+    args = parser.parse_args(argv)
+
+    terms = [t.name for t in kernel.eval_terms()]
+    old = kernel.load_weights(args.weights)
+    start = [float(old[name]) for name in terms]
+    t0 = time.monotonic()
+    print(f"self-play: {args.games} games at {args.nodes} nodes a move", flush=True)
+    data = self_play(old, args.games, args.nodes, args.max_plies, args.seed)
+    print(f"{len(data)} quiet positions in {time.monotonic() - t0:.0f} s", flush=True)
+    k = fit_k(data, start)
+    before = loss(data, start, k)
+    print(f"K = {k:.3f}; loss of the current weights {before:.5f}", flush=True)
+    frozen = {terms.index(name) for name in FIXED}
+    tuned = fit_weights(data, start, k, frozen, args.epochs, args.pull)
+    after = loss(data, tuned, k)
+    new = {name: round(value) for name, value in zip(terms, tuned, strict=True)}
+    print(f"loss {before:.5f} -> {after:.5f}")
+    for name in terms:
+        print(f"  {name:24} {old[name]:>6} -> {new[name]:>6}")
+    score = None
+    if args.check:
+        print(f"check: {args.check} pairs, tuned vs current, {args.nodes} nodes a move", flush=True)
+        score = check(new, old, args.check, args.nodes, args.max_plies)
+        print(f"tuned scores {score:.3f} against the current weights")
+    if args.write:
+        header = (
+            "Evaluation weights of the C kernel's search (emergo.kernel.Searcher), in centi-men\n"
+            "per unit of each term (100 = one man); terms count for the player to move\n"
+            "(docs/kernel.md).  Format: 'name value' per line, '#' starts a comment; a term left\n"
+            "out keeps its built-in default.\n"
+            f"Written by tools/tune.py: {args.games} self-play games, {args.nodes} nodes a move,\n"
+            f"{len(data)} quiet positions, K = {k:.3f}, logistic loss {before:.5f} -> {after:.5f}"
+            + (
+                f",\ncheck vs the start weights: {score:.3f} over {2 * args.check} games."
+                if score is not None
+                else "."
+            )
+        )
+        kernel.write_weights(new, args.out, header=header)
+        print(f"wrote {args.out}")
+    print(f"done in {time.monotonic() - t0:.0f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
