@@ -354,3 +354,12 @@ def test_game_boards_start_from_the_opening() -> None:
     board = Opening(("d4", "e5")).board()
     assert [str(m) for m in board.move_stack] == ["d4", "e5"]
     assert board.root().position() == Board().position()
+
+
+def test_elo_interval_near_a_perfect_score_is_one_sided() -> None:
+    est = elo_estimate([0, 0, 2, 1, 97])
+    assert est.low > 400 and est.high == math.inf  # the score's interval reaches 1
+    assert est.interval().endswith(", +inf]")
+    even = elo_estimate([10, 20, 40, 20, 10])
+    assert even.low == pytest.approx(-even.high) and even.high == pytest.approx(even.error)
+    assert elo_estimate([0, 0, 0, 0, 0]).interval() == "[?]"

@@ -202,7 +202,28 @@ def test_level_caps_the_search_depth(engine: Session) -> None:
     engine.send("set-option name=Level value=1")
     engine.send("go depth=5")
     lines = engine.read_until("done")
-    assert [parse_line(line)[1]["depth"] for line in lines[:-1]] == ["1"]
+    infos = [parse_line(line)[1] for line in lines[:-1]]
+    assert {info["depth"] for info in infos} == {"1"}
+    # Level 1 draws among its lines; the last report is the line of the move played.
+    assert infos[-1]["multipv"] == "1"
+    assert infos[-1]["pv"].split()[0] == parse_line(lines[-1])[1]["move"]
+
+
+def test_level_draw_follows_the_seed_option(engine: Session) -> None:
+    def moves(seed: int) -> list[str]:
+        engine.send("set-option name=Level value=1")
+        engine.send(f"set-option name=Seed value={seed}")
+        out = []
+        for _ in range(2):
+            engine.send('pos moves="d4 e5 f6 c5"')
+            engine.send("go move-time=1")
+            out.append(parse_line(engine.read_until("done")[-1])[1]["move"])
+        return out
+
+    first = moves(11)
+    assert first[0] == first[1]  # the same position and seed: the same draw
+    assert moves(11) == first
+    assert len({moves(seed)[0] for seed in range(8)}) > 1
 
 
 def test_level_command_sets_the_default_limit(engine: Session) -> None:

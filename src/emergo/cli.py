@@ -1,4 +1,4 @@
-"""The ``emergo`` command line: moves, perft, show, play, replay and bench.
+"""The ``emergo`` command line: moves, perft, show, play, analyse, replay, match and bench.
 
 The interface translates, it does not decide rules: every legality question goes
 to :class:`emergo.Board`, whose error messages (citing RULES.md) are shown as they are.
@@ -30,7 +30,8 @@ from emergo.diagram import diagram
 from emergo.errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError
 from emergo.geometry import NAMINGS, VARIANTS, Names
 from emergo.players import PLAYERS, Player, material
-from emergo.record import Game, RecordError, read_games, write_game
+from emergo.record import Game, RecordError, read_games, write_game, write_games
+from emergo.search import LEVEL_MAX, LEVELS, LevelSearcher, Limit, Searcher, backend
 from emergo.svg import VIEWS, View, board_svg
 
 EXIT_OK = 0
@@ -304,11 +305,103 @@ def cmd_bench(rest: list[str]) -> int:
     return int(bench.main(rest))
 
 
+def cmd_match(rest: list[str]) -> int:
+    """``emergo match ...``: everything after ``match`` goes to :func:`emergo.match.main`."""
+    from emergo import match
+
+    return match.main(rest)
+
+
+# --- analyse ------------------------------------------------------------------------------------
+
+
+def _searcher(kind: str, hash_mb: int) -> Searcher:
+    try:
+        return backend(kind, hash_mb=hash_mb)
+    except ValueError as e:
+        raise CliError(str(e), EXIT_FAILURE) from None
+
+
+def _analysis_limit(args: argparse.Namespace, default_time: float) -> Limit:
+    """The limit of ``--depth``/``--nodes``/``--movetime``; a time by default."""
+    if args.movetime is not None and args.movetime <= 0:
+        raise CliError(f"--movetime must be more than 0 seconds, not {args.movetime}")
+    for name in ("depth", "nodes", "multipv"):
+        value = getattr(args, name, None)
+        if value is not None and value < 1:
+            raise CliError(f"--{name} must be at least 1, not {value}")
+    time_limit = args.movetime
+    if time_limit is None and args.depth is None and args.nodes is None:
+        time_limit = default_time
+    return Limit(depth=args.depth, nodes=args.nodes, time=time_limit)
+
+
+def cmd_analyse(args: argparse.Namespace) -> int:
+    from emergo import analyse
+
+    names: Names = args.names
+    if args.record is None:
+        if args.annotate:
+            raise CliError("--annotate goes with --record FILE")
+        limit = _analysis_limit(args, 2.0)
+        board = _start_or(args.position, args.variant)
+        if args.moves:
+            _play_texts(board, args.moves.split(), names)
+        searcher = _searcher(args.backend, args.hash)
+        infos = analyse.analyse_position(board, searcher, limit, multipv=args.multipv or 1)
+        print(analyse.position_report(board, infos, names=names))
+        return EXIT_OK
+    if args.position or args.moves:
+        raise CliError("give either a POSITION (with --moves) or --record FILE, not both")
+    if args.multipv:
+        raise CliError("--multipv is for a position, not for --record")
+    limit = _analysis_limit(args, 0.2)
+    try:
+        handle = open(args.record, encoding="utf-8")  # noqa: SIM115 - closed below
+    except OSError as e:
+        raise CliError(f"{args.record}: {e.strerror or e}") from None
+    with handle:
+        try:
+            games = list(read_games(handle, names=names))
+        except RecordError as e:
+            raise CliError(f"{args.record}: {e}", EXIT_FAILURE) from None
+    if not games:
+        raise CliError(f"{args.record}: no game in the file", EXIT_FAILURE)
+    searcher = _searcher(args.backend, args.hash)
+    annotated: list[Game] = []
+    show_progress = sys.stderr.isatty()
+    for number, game in enumerate(games, 1):
+        if args.game is not None and number != args.game:
+            continue
+
+        def progress(done: int, total: int, number: int = number) -> None:
+            if show_progress:
+                sys.stderr.write(f"\rgame {number}: position {done}/{total}")
+                sys.stderr.flush()
+
+        review = analyse.review_game(game, searcher, limit, progress=progress)
+        if show_progress:
+            sys.stderr.write("\n")
+        print(f"game {number}: {review.summary(names)}")
+        annotated.append(review.annotated(names))
+    if args.game is not None and not annotated:
+        raise CliError(f"--game {args.game}: the file holds {len(games)} games")
+    if args.annotate:
+        try:
+            with open(args.annotate, "w", encoding="utf-8") as out:
+                write_games(annotated, out, names=names)
+        except OSError as e:
+            raise CliError(f"{args.annotate}: {e.strerror or e}") from None
+        print(f"annotated record written to {args.annotate}")
+    return EXIT_OK
+
+
 # --- play ---------------------------------------------------------------------------------------
 
 HELP = """\
 Commands (anything else is read as a move, in any notation R21 allows):
   moves       list the legal moves
+  hint        ask the engine (full strength) for a move, with its score
   undo        take back the last move (against a computer: your move and its reply)
   resign      give up the game (R20)
   draw        offer a draw (R19c)
@@ -329,11 +422,20 @@ class _Style:
         return f"\x1b[{code}m{text}\x1b[0m" if self.on else text
 
 
-class PlaySession:
-    """A game at the terminal between humans and/or built-in players, driven by input lines.
+SEARCHING_PLAYERS = ("engine", "mcts")
+"""Computers that think for ``--movetime`` seconds: the engine (at ``--level``) and MCTS."""
+COMPUTERS = (*PLAYERS, *SEARCHING_PLAYERS)
 
-    A computer answers a draw offer by a simple rule: it accepts when it is not ahead
-    in material (men in hand plus the whole stacks it owns, :func:`emergo.players.material`).
+
+class PlaySession:
+    """A game at the terminal between humans and/or computers, driven by input lines.
+
+    Computers are the built-in players (:data:`emergo.players.PLAYERS`), ``engine``
+    (the search backend at ``level``, :class:`emergo.search.LevelSearcher`) and
+    ``mcts`` (:mod:`emergo.mcts`); the last two think ``movetime`` seconds a move.
+    ``hint`` asks the search backend at full strength.  A computer answers a draw
+    offer by a simple rule: it accepts when it is not ahead in material (men in hand
+    plus the whole stacks it owns, :func:`emergo.players.material`).
     """
 
     def __init__(
@@ -349,10 +451,20 @@ class PlaySession:
         save: str | None = None,
         stdin: TextIO | None = None,
         stdout: TextIO | None = None,
+        level: int = LEVEL_MAX,
+        movetime: float = 1.0,
+        seed: int = 0,
+        backend_kind: str = "auto",
     ) -> None:
         self.board = board
         self.players = players
         self.rng = rng
+        self.level = level
+        self.movetime = movetime
+        self.seed = seed
+        self.backend_kind = backend_kind
+        self._backend: Searcher | None = None
+        self._searchers: dict[str, Searcher] = {}
         self.names: Names = names
         self.view: View = view
         self.ascii_only = ascii_only
@@ -392,7 +504,30 @@ class PlaySession:
 
     def _name(self, color: Color) -> str:
         kind = self.players[color]
+        if kind == "engine" and self.level != LEVEL_MAX:
+            kind = f"engine, level {self.level}"
         return COLOR_NAMES[color] if kind == "human" else f"{COLOR_NAMES[color]} ({kind})"
+
+    # searchers
+
+    def backend(self) -> Searcher:
+        """The search backend, shared by the engine player and ``hint``."""
+        if self._backend is None:
+            self._backend = _searcher(self.backend_kind, 16)
+        return self._backend
+
+    def searcher(self, kind: str) -> Searcher:
+        """The searcher of a computer that thinks (``engine`` or ``mcts``)."""
+        if kind not in self._searchers:
+            if kind == "mcts":
+                try:
+                    from emergo.mcts import MCTSSearcher
+                except ImportError as e:
+                    raise CliError(f"mcts needs the C kernel: {e}", EXIT_FAILURE) from None
+                self._searchers[kind] = MCTSSearcher(seed=self.seed)
+            else:
+                self._searchers[kind] = LevelSearcher(self.backend(), self.level, seed=self.seed)
+        return self._searchers[kind]
 
     # input
 
@@ -431,6 +566,9 @@ class PlaySession:
                 self.finish(outcome)
                 return EXIT_OK
             kind = self.players[self.board.turn]
+            if kind in SEARCHING_PLAYERS:
+                self.searching_move(kind)
+                continue
             if kind != "human":
                 self.computer_move(PLAYERS[kind])
                 continue
@@ -445,6 +583,41 @@ class PlaySession:
         self.board.push(move)
         self.say(f"{self._name(mover)} plays {text}")
         self.show()
+
+    def searching_move(self, kind: str) -> None:
+        mover = self.board.turn
+        result = self.searcher(kind).search(self.board, Limit(time=self.movetime))
+        if result.move is None:  # cannot happen while the game goes on; be safe
+            self.ended = self.board.outcome()
+            return
+        text = self.board.move_text(result.move, self.names)
+        self.board.push(result.move)
+        self.say(f"{self._name(mover)} plays {text}")
+        self.show()
+
+    def hint(self) -> None:
+        """The search backend's move for the player to move, with its score and line."""
+        from emergo.analyse import format_score
+
+        board = self.board
+        result = self.backend().search(board, Limit(time=self.movetime))
+        if result.move is None:
+            self.error("no hint: there is no legal move")
+            return
+        text = board.move_text(result.move, self.names)
+        if not result.infos:
+            self.say(f"hint: {text}")
+            return
+        info = result.infos[0]
+        scratch, line = board.copy(), []
+        for move in info.pv:
+            line.append(scratch.move_text(move, self.names))
+            scratch.push(move)
+        score = format_score(info.score)  # the mover's view: + is good for the one asking
+        self.say(
+            f"hint: {text}  (score {score} for {COLOR_NAMES[board.turn]}, depth {info.depth}; "
+            f"line {' '.join(line)})"
+        )
 
     def human_turn(self) -> int | None:
         """Read lines until a move is played or the game ends; a status ends the session."""
@@ -465,6 +638,8 @@ class PlaySession:
             self.say(HELP)
         elif command == "moves":
             self.say(" ".join(sorted_move_texts(self.board, self.names)))
+        elif command == "hint":
+            self.hint()
         elif command == "board":
             self.show()
         elif command == "position":
@@ -560,13 +735,17 @@ def _players(args: argparse.Namespace) -> dict[Color, str]:
 
 
 def cmd_play(args: argparse.Namespace) -> int:
+    if not 1 <= args.level <= LEVEL_MAX:
+        raise CliError(f"--level must be in 1..{LEVEL_MAX}, not {args.level}")
+    if not args.movetime > 0:
+        raise CliError(f"--movetime must be more than 0 seconds, not {args.movetime}")
     board = (
         parse_board(args.position, args.variant) if args.position else Board(variant=args.variant)
     )
     players = _players(args)
     seed = args.seed
     if seed is None and any(kind != "human" for kind in players.values()):
-        seed = random.randrange(1 << 32)
+        seed = random.randrange(1 << 31)
         print(f"seed {seed} (replay this game with --seed {seed})")
     session = PlaySession(
         board,
@@ -577,6 +756,10 @@ def cmd_play(args: argparse.Namespace) -> int:
         ascii_only=args.ascii,
         show_board=not args.no_board,
         save=args.save,
+        level=args.level,
+        movetime=args.movetime,
+        seed=seed or 0,
+        backend_kind=args.backend,
     )
     return session.run()
 
@@ -656,22 +839,45 @@ def build_parser() -> argparse.ArgumentParser:
     _add_common(p, view=True)
     p.set_defaults(run=cmd_show)
 
-    kinds = ("human", *PLAYERS)
+    kinds = ("human", *COMPUTERS)
     p = sub.add_parser(
         "play",
         help="play a game in the terminal",
         description=(
-            "A game between humans (hot seat) and/or built-in players.  Type moves in any "
-            "notation of R21, or 'help' for the commands.  Reads lines from standard input, "
-            "so it can be driven through a pipe; end of input ends the session (status 0). "
-            "A computer accepts a draw offer when it is not ahead in material."
+            "A game between humans (hot seat) and/or computers: random, greedy (simple "
+            "players), engine (the search, at --level) and mcts (Monte-Carlo tree search).  "
+            "Type moves in any notation of R21, 'hint' for the engine's advice, or 'help' for "
+            "the commands.  Reads lines from standard input, so it can be driven through a "
+            "pipe; end of input ends the session (status 0).  A computer accepts a draw offer "
+            "when it is not ahead in material."
         ),
     )
     p.add_argument("--white", choices=kinds, help="who plays White (default human)")
     p.add_argument("--black", choices=kinds, help="who plays Black (default human)")
-    p.add_argument("--opponent", choices=tuple(PLAYERS), help="play against this computer")
+    p.add_argument("--opponent", choices=COMPUTERS, help="play against this computer")
     p.add_argument(
         "--color", choices=("white", "black"), help="your colour against --opponent (white)"
+    )
+    p.add_argument(
+        "--level",
+        type=int,
+        default=LEVEL_MAX,
+        metavar="N",
+        help=f"strength of the engine, 1 (beginner) to {LEVEL_MAX} (full, the default): "
+        + ", ".join(f"{s.level} {s.label.split(':')[0]}" for s in LEVELS[::4]),
+    )
+    p.add_argument(
+        "--movetime",
+        type=float,
+        default=1.0,
+        metavar="S",
+        help="seconds the engine and mcts think per move, and hint (default 1)",
+    )
+    p.add_argument(
+        "--backend",
+        choices=("auto", "kernel", "python"),
+        default="auto",
+        help="search backend of the engine and hint (default auto: the C kernel's if built)",
     )
     p.add_argument("--seed", type=int, help="seed of the computer players' random choices")
     p.add_argument("--position", help="start from this R22 position (quote it)")
@@ -679,6 +885,39 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--no-board", action="store_true", help="do not draw the board after moves")
     _add_common(p, view=True)
     p.set_defaults(run=cmd_play)
+
+    p = sub.add_parser(
+        "analyse",
+        aliases=["analyze"],
+        help="evaluate a position (best lines) or review the games of a record file",
+        description=(
+            "With POSITION (default: the start) and --moves: the evaluation and the best "
+            "line(s).  With --record FILE: every position of every game is searched, each "
+            "move's loss against the best move is measured, the biggest mistakes of each side "
+            "are listed, and --annotate OUT writes the games with the evaluations as comments "
+            "({+1.35/12}: White's view in men / depth; ?! ? ?? mark moves that lost half a "
+            "man, a man, three men).  Scores are from White's point of view.  Default limit: "
+            "2 s a position, 0.2 s a position of a record."
+        ),
+    )
+    p.add_argument("position", nargs="*", metavar="POSITION", help="an R22 position (quote it)")
+    p.add_argument("--moves", help="moves to play from the position first, e.g. 'd4 e6'")
+    p.add_argument("--record", metavar="FILE", help="review the games of this record file")
+    p.add_argument("--annotate", metavar="OUT", help="write the annotated games to OUT")
+    p.add_argument("--game", type=int, metavar="N", help="only the N-th game of the record")
+    p.add_argument("--depth", type=int, metavar="N", help="search N plies")
+    p.add_argument("--nodes", type=int, metavar="N", help="search N nodes")
+    p.add_argument("--movetime", type=float, metavar="S", help="search S seconds a position")
+    p.add_argument("--multipv", type=int, metavar="K", help="show the best K lines (default 1)")
+    p.add_argument(
+        "--backend",
+        choices=("auto", "kernel", "python"),
+        default="auto",
+        help="search backend (default auto: the C kernel's search when it has one)",
+    )
+    p.add_argument("--hash", type=int, default=64, metavar="MB", help="search tables (64 MB)")
+    _add_common(p)
+    p.set_defaults(run=cmd_analyse)
 
     p = sub.add_parser(
         "replay",
@@ -697,12 +936,17 @@ def build_parser() -> argparse.ArgumentParser:
     sub.add_parser(
         "bench", help="benchmark (see 'emergo bench --help')", add_help=False
     ).set_defaults(run=None)
+    sub.add_parser(
+        "match", help="engine matches with statistics (see 'emergo match --help')", add_help=False
+    ).set_defaults(run=None)
     return parser
 
 
 def _run(argv: list[str]) -> int:
     if argv and argv[0] == "bench":
         return cmd_bench(argv[1:])
+    if argv and argv[0] == "match":
+        return cmd_match(argv[1:])
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.command is None:

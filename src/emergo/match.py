@@ -15,9 +15,10 @@
   by a time forfeit or by an engine failing (a crash, an illegal move: it loses);
 * every game is written as a record (:mod:`emergo.record`).
 
-The built-in players of :mod:`emergo.players` take part as engines through
-``emergo-engine --player NAME``: name them ``random`` or ``greedy``; ``python``
-is the engine with the interim Python search.
+The built-in players take part as engines through ``emergo-engine --player NAME``:
+name them ``random``, ``greedy`` (:mod:`emergo.players`) or ``mcts``
+(:mod:`emergo.mcts`); ``engine`` is ``emergo-engine`` itself (the best search
+backend there is) and ``python`` the engine with the interim Python search.
 """
 
 from __future__ import annotations
@@ -58,7 +59,7 @@ def logistic_elo(score: float) -> float:
         return -math.inf
     if score >= 1.0:
         return math.inf
-    return -400.0 * math.log10(1.0 / score - 1.0)
+    return -400.0 * math.log10(1.0 / score - 1.0) + 0.0  # + 0.0: no "-0.0" for an even score
 
 
 def expected_score(elo: float) -> float:
@@ -97,12 +98,26 @@ class EloEstimate:
     """Probability that the first engine is the stronger, 0..1."""
     score: float
     """Mean score per game of the first engine, 0..1."""
+    low: float = math.nan
+    """Lower end of the 95% interval, in Elo (``-inf`` when the score's interval reaches 0)."""
+    high: float = math.nan
+    """Upper end of the 95% interval (``+inf`` when it reaches a score of 1)."""
 
     def __str__(self) -> str:
-        elo = f"{self.elo:+.1f}" if math.isfinite(self.elo) else f"{self.elo:+}"
+        elo = _signed(self.elo)
         if math.isnan(self.error):
             return f"{elo} +/- ?"
         return f"{elo} +/- {self.error:.1f}"
+
+    def interval(self) -> str:
+        """The 95% interval, ``[+583.0, +inf]``; near a score of 0 or 1 it is far from even."""
+        if math.isnan(self.low) or math.isnan(self.high):
+            return "[?]"
+        return f"[{_signed(self.low)}, {_signed(self.high)}]"
+
+
+def _signed(elo: float) -> str:
+    return f"{elo:+.1f}" if math.isfinite(elo) else f"{elo:+}"
 
 
 def elo_estimate(penta: Sequence[int], z: float = 1.959964) -> EloEstimate:
@@ -114,10 +129,17 @@ def elo_estimate(penta: Sequence[int], z: float = 1.959964) -> EloEstimate:
     elo = logistic_elo(mean)
     if sd == 0.0:
         los = 0.5 if mean == 0.5 else float(mean > 0.5)
-        return EloEstimate(elo, 0.0 if math.isfinite(elo) else math.nan, los, mean)
+        return EloEstimate(elo, 0.0 if math.isfinite(elo) else math.nan, los, mean, elo, elo)
     low = logistic_elo(max(mean - z * sd, 1e-9))
     high = logistic_elo(min(mean + z * sd, 1 - 1e-9))
-    return EloEstimate(elo, (high - low) / 2, _phi((mean - 0.5) / sd), mean)
+    return EloEstimate(
+        elo,
+        (high - low) / 2,
+        _phi((mean - 0.5) / sd),
+        mean,
+        logistic_elo(mean - z * sd),  # unclipped: -inf / +inf when the interval reaches 0 / 1
+        logistic_elo(mean + z * sd),
+    )
 
 
 def sprt_llr(penta: Sequence[int], elo0: float, elo1: float) -> float:
@@ -252,8 +274,8 @@ def load_openings(path: str | Path | None = None, *, variant: str | None = None)
 
 # --- engines ----------------------------------------------------------------------------------
 
-BUILTIN_ENGINES = ("random", "greedy", "python")
-"""Names that need no command: the built-in players and the interim Python search."""
+BUILTIN_ENGINES = ("random", "greedy", "mcts", "engine", "python")
+"""Names that need no command: the built-in players, the engine and the interim Python search."""
 
 DEFAULT_LIMIT = Limit(time=0.1)
 """The limit of an engine whose spec sets none."""
@@ -286,10 +308,12 @@ class EngineSpec:
         tc: tuple[float, float] | None = None,
         timeout: float = 30.0,
     ) -> EngineSpec:
-        """``random``/``greedy`` (:mod:`emergo.players`) or ``python`` (the interim search)."""
+        """A player (``random``, ``greedy``, ``mcts``), the ``engine`` or ``python`` (interim)."""
         base = [sys.executable, "-m", "emergo.protocol"]
-        if name in ("random", "greedy"):
+        if name in ("random", "greedy", "mcts"):
             command = (*base, "--player", name)
+        elif name == "engine":
+            command = tuple(base)
         elif name == "python":
             command = (*base, "--backend", "python")
         else:
@@ -482,6 +506,11 @@ def play_game(
     should be restarted), else ``None``.
     """
     board = opening.board()
+    for engine in {id(white): white, id(black): black}.values():
+        # Each game on its own: no tables or trees from the last one.  A dead engine is
+        # noticed by its first move below, where it forfeits.
+        with contextlib.suppress(EngineError):
+            engine.new_game()
     engines = {WHITE: white, not WHITE: black}
     spec_of = {WHITE: specs[0], not WHITE: specs[1]}
     clocks: dict[bool, float | None] = {}
@@ -633,7 +662,7 @@ class MatchResult:
                 f"{label} {n}" for label, n in zip(PENTANOMIAL_LABELS, stats.penta, strict=True)
             )
             lines.append(f"  pentanomial: {pent}")
-            lines.append(f"  Elo {est} (95%)  LOS {100 * est.los:.1f}%")
+            lines.append(f"  Elo {est} (95%) {est.interval()}  LOS {100 * est.los:.1f}%")
         if self.sprt is not None:
             penta = next(iter(self.pairings.values())).penta
             lines.append(
@@ -872,7 +901,8 @@ def _unique_names(names: list[str]) -> list[str]:
 DESCRIPTION = """Play a match between engines speaking the emergo engine protocol.
 
 Each --engine is a built-in name (random, greedy: the players of emergo.players;
-python: the interim Python search) or key=value words:
+mcts: Monte-Carlo tree search on kernel playouts; engine: emergo-engine, the best
+search there is; python: the interim Python search) or key=value words:
   cmd="COMMAND LINE" name=NAME depth=N nodes=N move-time=SECONDS tc=BASE+INC
   timeout=SECONDS option.NAME=VALUE
 --each adds words to every engine.  Games are played in colour-swapped pairs from

@@ -17,12 +17,14 @@ import random
 import sys
 import threading
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import ClassVar, TextIO
 
 from emergo.board import Board, Move
 from emergo.search import (
+    LEVEL_MAX,
     InfoCallback,
+    LevelSearcher,
     Limit,
     Searcher,
     SearchInfo,
@@ -35,7 +37,7 @@ ENGINE_NAME = "Emergo"
 AUTHOR = "the emergo project"
 DEFAULT_LEVEL = Limit(time=1.0)
 """What ``go`` does when neither it nor ``level`` sets a limit: think one second."""
-MAX_LEVEL = 20
+MAX_LEVEL = LEVEL_MAX
 
 # --- line syntax ----------------------------------------------------------------------------
 
@@ -254,9 +256,17 @@ class SpinOption:
 HASH = SpinOption("Hash", 16, 1, 4096)
 """Megabytes of search tables."""
 LEVEL = SpinOption("Level", MAX_LEVEL, 1, MAX_LEVEL)
-"""Playing strength: below the maximum, the search depth is capped at the level."""
+"""Playing strength (:data:`emergo.search.LEVELS`): below the maximum the search is capped
+and a move drawn among the best lines; ignored by the built-in players."""
 SEED = SpinOption("Seed", 0, 0, 2**31 - 1)
-"""Random seed of the built-in players (``--player``)."""
+"""Random seed of the levels' draws and of the built-in players (``--player``)."""
+EXPLORATION = SpinOption("Exploration", 35, 0, 1000)
+"""``--player mcts``: the UCT constant in hundredths."""
+PLAYOUTS = SpinOption("Playouts", 8, 1, 1024)
+"""``--player mcts``: random games per new node of the tree."""
+
+PLAYER_NAMES = ("random", "greedy", "mcts")
+"""What ``--player`` accepts: the players of :mod:`emergo.players` and the MCTS player."""
 
 
 # --- built-in players as searchers ----------------------------------------------------------
@@ -316,13 +326,14 @@ class EngineSession:
         self._make_searcher = make_searcher
         self.name = name
         self.player = player
-        self.options: dict[str, SpinOption] = {o.name.lower(): o for o in (HASH, LEVEL)}
-        self.values: dict[str, int] = {"hash": HASH.default, "level": LEVEL.default}
-        if player is not None:
-            self.options["seed"] = SEED
-            self.values["seed"] = seed
+        declared = [HASH, LEVEL, SEED]
+        if player == "mcts":
+            declared += [EXPLORATION, PLAYOUTS]
+        self.options: dict[str, SpinOption] = {o.name.lower(): o for o in declared}
+        self.values: dict[str, int] = {o.name.lower(): o.default for o in declared}
+        self.values["seed"] = seed
         self._searcher: Searcher | None = None
-        self._searcher_hash = 0
+        self._searcher_key: tuple[int, ...] = ()
         self.board = Board()
         self.level: Limit | None = None
         self._thread: threading.Thread | None = None
@@ -359,10 +370,14 @@ class EngineSession:
             return self._searching
 
     def searcher(self) -> Searcher:
-        hash_mb = self.values["hash"]
-        if self._searcher is None or self._searcher_hash != hash_mb:
-            self._searcher = self._make_searcher(hash_mb)
-            self._searcher_hash = hash_mb
+        """The search backend, built anew when an option it was built with has changed."""
+        # The engine's tables depend on Hash only (Level and Seed act per go); a built-in
+        # player is built from all its options.
+        keys = ["hash"] if self.player is None else sorted(set(self.values) - {"level"})
+        key = tuple(self.values[k] for k in keys)
+        if self._searcher is None or self._searcher_key != key:
+            self._searcher = self._make_searcher(self.values["hash"])
+            self._searcher_key = key
         return self._searcher
 
     def _hello(self, args: dict[str, str]) -> None:
@@ -401,10 +416,7 @@ class EngineSession:
             raise ProtocolError(f"unknown option {name!r}: this engine has {known}")
         if "value" not in args:
             raise ProtocolError(f"set-option name={option.name} needs value=...")
-        value = option.parse(args["value"])
-        self.values[option.name.lower()] = value
-        if option is SEED and isinstance(self._searcher, PlayerSearcher):
-            self._searcher.rng.seed(value)
+        self.values[option.name.lower()] = option.parse(args["value"])
 
     def _new_game(self, args: dict[str, str]) -> None:
         if self.searching():
@@ -440,10 +452,10 @@ class EngineSession:
             multipv = _int(args, "multipv") or 1
             if limit is None:
                 limit = self.level or DEFAULT_LEVEL
-            level = self.values["level"]
-            if level < MAX_LEVEL and (limit.depth is None or limit.depth > level):
-                limit = replace(limit, depth=level)
             searcher = self.searcher()
+            level = self.values["level"]
+            if level < MAX_LEVEL and self.player is None:
+                searcher = LevelSearcher(searcher, level, seed=self.values["seed"])
         except ValueError as e:  # ProtocolError too: answer done so the client stops waiting
             self.error(str(e))
             self.send("done")
@@ -536,12 +548,15 @@ def serve(session: EngineSession, stdin: TextIO) -> None:
             return
 
 
-USAGE = """usage: emergo-engine [--backend auto|kernel|python] [--player random|greedy] [--seed N]
+USAGE = """usage: emergo-engine [--backend auto|kernel|python] [--player random|greedy|mcts]
+                     [--seed N]
 
 Speaks the emergo engine protocol on stdin/stdout (docs/engine-protocol.md).
   --backend B   search backend: auto (the C kernel's search when it has one), kernel, python
-  --player P    be a built-in player from emergo.players instead of searching
-  --seed N      random seed of --player (also the option Seed)
+  --player P    be a built-in player instead of searching: random, greedy (emergo.players)
+                or mcts (Monte-Carlo tree search on kernel playouts, emergo.mcts; options
+                Exploration and Playouts)
+  --seed N      random seed of the level draws and of --player (also the option Seed)
 """
 
 
@@ -575,8 +590,9 @@ def main(argv: list[str] | None = None) -> int:
         if kind not in ("auto", "kernel", "python"):
             raise ValueError(f"--backend {kind!r}: expected auto, kernel or python")
         player = opts.get("player")
-        if player is not None:
-            PlayerSearcher(player)  # fail now on an unknown name
+        if player is not None and player not in PLAYER_NAMES:
+            known = ", ".join(PLAYER_NAMES)
+            raise ValueError(f"unknown player {player!r}: expected one of {known}")
     except ValueError as e:
         print(f"emergo-engine: {e}\n{USAGE}", file=sys.stderr)
         return 2
@@ -585,8 +601,19 @@ def main(argv: list[str] | None = None) -> int:
         return 0
 
     def make(hash_mb: int) -> Searcher:
+        values = session.values
+        if player == "mcts":
+            try:
+                from emergo.mcts import MCTSSearcher  # needs the C kernel: imported only here
+            except ImportError as e:
+                raise ValueError(f"the mcts player needs the C kernel: {e}") from None
+            return MCTSSearcher(
+                exploration=values["exploration"] / 100,
+                playouts=values["playouts"],
+                seed=values["seed"],
+            )
         if player is not None:
-            return PlayerSearcher(player, session.values.get("seed", seed))
+            return PlayerSearcher(player, values["seed"])
         return backend(kind, hash_mb=hash_mb)
 
     out = sys.stdout

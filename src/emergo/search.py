@@ -513,8 +513,8 @@ LEVEL_CLIP = 2000
 class LevelSetting:
     """How one playing level searches and chooses (docs/engine.md has the table).
 
-    The search is capped at ``depth`` plies or ``nodes`` nodes (whichever the
-    front end's limit does not undercut), asked for the best ``lines`` moves
+    The search is capped at ``depth`` plies or ``nodes`` nodes (unless the front
+    end's limit is tighter), asked for the best ``lines`` moves
     (multi-PV), and one of them is drawn with softmax weights
     ``exp((score - best) / temperature)``: a high temperature makes plausible
     blunders (a worse move is likely, a much worse one less so), 0 always
@@ -533,25 +533,25 @@ class LevelSetting:
 def _levels() -> tuple[LevelSetting, ...]:
     rows: list[tuple[int | None, int | None, int, float, str]] = [
         # depth, nodes, lines, temperature, label
-        (1, None, 12, 250.0, "beginner: one ply, blunders freely"),
-        (1, None, 12, 180.0, "beginner"),
-        (2, None, 10, 140.0, "novice: sees replies"),
-        (2, None, 10, 110.0, "novice"),
-        (3, None, 8, 90.0, "casual"),
-        (3, None, 8, 70.0, "casual"),
-        (4, None, 6, 55.0, "club"),
-        (None, 2_000, 6, 45.0, "club"),
-        (None, 4_000, 5, 35.0, "club"),
-        (None, 8_000, 5, 28.0, "strong club"),
-        (None, 16_000, 4, 22.0, "strong club"),
-        (None, 32_000, 4, 16.0, "expert"),
-        (None, 64_000, 3, 12.0, "expert"),
-        (None, 128_000, 3, 8.0, "expert"),
-        (None, 256_000, 2, 5.0, "master"),
-        (None, 512_000, 1, 0.0, "master: best move only"),
-        (None, 1_000_000, 1, 0.0, "master"),
-        (None, 2_000_000, 1, 0.0, "grandmaster"),
-        (None, 4_000_000, 1, 0.0, "grandmaster"),
+        (1, None, 12, 200.0, "beginner: one ply, blunders freely"),
+        (None, 1_000, 10, 150.0, "beginner"),
+        (None, 2_000, 10, 110.0, "novice: sees the reply"),
+        (None, 4_000, 8, 85.0, "novice"),
+        (None, 7_000, 8, 65.0, "casual"),
+        (None, 12_000, 6, 50.0, "casual"),
+        (None, 20_000, 6, 40.0, "club"),
+        (None, 35_000, 5, 32.0, "club"),
+        (None, 60_000, 5, 26.0, "club"),
+        (None, 100_000, 4, 21.0, "strong club"),
+        (None, 160_000, 4, 17.0, "strong club"),
+        (None, 250_000, 3, 13.0, "expert"),
+        (None, 400_000, 3, 10.0, "expert"),
+        (None, 650_000, 2, 7.0, "expert"),
+        (None, 1_000_000, 2, 4.0, "master"),
+        (None, 1_500_000, 1, 0.0, "master: best move only"),
+        (None, 2_200_000, 1, 0.0, "master"),
+        (None, 3_200_000, 1, 0.0, "grandmaster"),
+        (None, 4_500_000, 1, 0.0, "grandmaster"),
         (None, None, 1, 0.0, "full strength"),
     ]
     return tuple(LevelSetting(n, *row) for n, row in enumerate(rows, 1))
@@ -605,10 +605,14 @@ def choose_line(
 class LevelSearcher:
     """A searcher playing at a level: the inner search capped, then a move drawn (LevelSetting).
 
-    At :data:`LEVEL_MAX` it is the inner searcher unchanged.  The draw is
-    deterministic: its random generator is seeded by ``seed``, the position (R22)
-    and the number of moves played, so the same game replays the same way.
-    Reports of lines beyond the ``multipv`` the caller asked for are not passed on.
+    At :data:`LEVEL_MAX` it is the inner searcher unchanged.  Below, every search
+    starts from empty tables (``inner.clear()``: what deeper searches left there
+    would change a capped search's scores) and the draw's random generator is
+    seeded by ``seed``, the position (R22) and the number of moves played: under
+    depth or node caps the same game replays the same way.
+    Reports of lines beyond the ``multipv`` the caller asked for are not passed on;
+    when the draw is not the best line, it is reported last as line 1, so a front
+    end's last report describes the move played.
     """
 
     def __init__(self, inner: Searcher, level: int = LEVEL_MAX, *, seed: int = 0) -> None:
@@ -640,6 +644,7 @@ class LevelSearcher:
         if setting.level == LEVEL_MAX:
             return self.inner.search(board, limit, multipv=multipv, on_info=on_info, stop=stop)
         asked = max(1, multipv)
+        self.inner.clear()
 
         def report(info: SearchInfo) -> None:
             if on_info is not None and info.multipv <= asked:
@@ -657,4 +662,9 @@ class LevelSearcher:
             return SearchResult(result.move, result.ponder, shown)
         line = choose_line(result.infos, setting.temperature, self.rng(board))
         ponder = line.pv[1] if len(line.pv) > 1 else None
+        if line.multipv != 1:
+            line = replace(line, multipv=1)
+            shown = (line, *(info for info in shown if info.multipv != 1))
+            if on_info is not None:
+                on_info(line)
         return SearchResult(line.pv[0], ponder, shown)

@@ -1,0 +1,341 @@
+"""Analysis for people: a position's evaluation and best lines, and reviews of whole games.
+
+Scores for people are written from **White's point of view** (as in annotated
+chess games), in men with two decimals: ``+1.35`` means White is ahead by about
+one man and a third; ``+win7`` means White wins in 7 plies (R18), ``-win7``
+that Black does, ``draw`` a proven draw.  The search reports scores for the
+player to move (:class:`~emergo.search.Score`); :func:`white_view` turns them.
+
+A review (:func:`review_game`) searches every position of a game with the same
+limit and compares, for each move, the value of the best move with the value of
+the move played: the difference is the *loss*, in centi-men, and big losses are
+marked like the NAG-less PGN habits: ``?!`` an inaccuracy, ``?`` a mistake, ``??``
+a blunder (:data:`MARKS`).  :meth:`GameReview.annotated` writes the evaluations
+and marks as record comments, ``{+1.35/12}`` after each move (docs/engine.md).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+
+from emergo.board import COLOR_NAMES, WHITE, Board, Color, Move
+from emergo.geometry import Names
+from emergo.record import Game
+from emergo.search import Limit, Score, Searcher, SearchInfo
+
+MARKS: tuple[tuple[int, str, str], ...] = (
+    (300, "??", "blunder"),
+    (100, "?", "mistake"),
+    (50, "?!", "inaccuracy"),
+)
+"""``(least centi-men lost, mark, name)``, worst first: three men, one man, half a man."""
+CLIP = 2000
+"""Centi-men a proven win or loss counts as when losses are measured."""
+
+
+# --- scores for people --------------------------------------------------------------------------
+
+
+def white_view(score: Score, turn: Color) -> Score:
+    """A score for the player to move (``turn``) seen from White's side."""
+    return score if turn == WHITE else -score
+
+
+def format_score(score: Score) -> str:
+    """A score from White's view for people: ``+1.35``, ``-0.50``, ``0.00``, ``+win7``, ``draw``.
+
+    >>> [format_score(s) for s in (Score.cp(135), Score.cp(-50), Score.win(7), Score.loss(4))]
+    ['+1.35', '-0.50', '+win7', '-win4']
+    """
+    if score.kind == "cp":
+        return "0.00" if score.value == 0 else f"{score.value / 100:+.2f}"
+    if score.kind == "win":
+        return f"+win{score.value}"
+    if score.kind == "loss":
+        return f"-win{score.value}"
+    return "draw"
+
+
+def eval_token(score: Score, depth: int | None) -> str:
+    """The annotation of an evaluation (White's view) and its depth: ``+1.35/12``."""
+    return format_score(score) + (f"/{depth}" if depth is not None else "")
+
+
+def clipped(score: Score) -> int:
+    """The score as centi-men, proven results counted as :data:`CLIP`."""
+    return max(-CLIP, min(CLIP, score.to_value()))
+
+
+def mark_of(loss: int) -> tuple[str, str]:
+    """``(mark, name)`` of a loss in centi-men, ``("", "")`` when it is small."""
+    for least, mark, name in MARKS:
+        if loss >= least:
+            return mark, name
+    return "", ""
+
+
+def final_score(board: Board) -> Score | None:
+    """The exact score, for the player to move, of a position the rules have ended (R18, R19)."""
+    outcome = board.outcome()
+    if outcome is None:
+        return None
+    if outcome.winner is None:
+        return Score.draw()
+    return Score.win(0) if outcome.winner == board.turn else Score.loss(0)
+
+
+# --- one position -------------------------------------------------------------------------------
+
+
+MAX_FORCED = 200
+"""Forced moves :func:`analyse_position` plays through before it searches."""
+
+
+def earlier(score: Score, plies: int) -> Score:
+    """The score of a position ``plies`` moves before, through forced moves, for its mover.
+
+    >>> earlier(Score.cp(40), 1), earlier(Score.loss(0), 1), earlier(Score.win(3), 2)
+    (Score(kind='cp', value=-40), Score(kind='win', value=1), Score(kind='win', value=5))
+    """
+    if score.kind in ("win", "loss"):
+        score = Score(score.kind, score.value + plies)
+    return -score if plies % 2 else score
+
+
+def analyse_position(
+    board: Board, searcher: Searcher, limit: Limit, *, multipv: int = 1
+) -> tuple[SearchInfo, ...]:
+    """The best ``multipv`` lines of the position (scores for the player to move), best first.
+
+    Empty when the game is over.  ``board`` is not changed.  A forced move (the only
+    legal one, as in a capture sequence, R8) is played through first: a timed search
+    answers a forced move at once, without looking at what it leads to, so the
+    position where there is a choice again (or the end of the game) is searched and
+    its line is given with the forced moves in front.
+    """
+    if multipv < 1:
+        raise ValueError(f"multipv must be at least 1, not {multipv}")
+    if board.outcome() is not None:
+        return ()
+    scratch = board.copy()
+    forced: list[Move] = []
+    while len(forced) < MAX_FORCED and scratch.outcome() is None:
+        moves = scratch.moves()
+        if len(moves) != 1:
+            break
+        forced.append(moves[0])
+        scratch.push(moves[0])
+    if not forced:
+        result = searcher.search(board, limit, multipv=multipv)
+        return tuple(sorted(result.infos, key=lambda info: info.multipv))
+    n = len(forced)
+    final = final_score(scratch)
+    if final is not None:
+        return (SearchInfo(depth=n, score=earlier(final, n), pv=tuple(forced)),)
+    infos = analyse_position(scratch, searcher, limit)
+    if not infos:
+        return ()
+    best = infos[0]
+    return (replace(best, score=earlier(best.score, n), pv=(*forced, *best.pv), multipv=1),)
+
+
+def position_report(
+    board: Board, infos: tuple[SearchInfo, ...], *, names: Names = "oblique"
+) -> str:
+    """What ``emergo analyse POSITION`` prints: the position, the evaluation and the lines."""
+    mover = COLOR_NAMES[board.turn]
+    lines = [f"position: {board.position()} ({mover} to move)"]
+    final = final_score(board)
+    outcome = board.outcome()
+    if final is not None and outcome is not None:
+        lines.append(f"game over: {outcome.result()} ({outcome.reason()})")
+        return "\n".join(lines)
+    if not infos:
+        lines.append("no analysis (the search reported no line)")
+        return "\n".join(lines)
+    best = infos[0]
+    lines.append(
+        f"evaluation: {format_score(white_view(best.score, board.turn))} (White's view)  "
+        f"depth {best.depth}  nodes {best.nodes}  time {best.time:.2f} s"
+    )
+    for info in infos:
+        scratch = board.copy()
+        texts = []
+        for move in info.pv:
+            texts.append(scratch.move_text(move, names))
+            scratch.push(move)
+        score = eval_token(white_view(info.score, board.turn), info.depth)
+        lines.append(f"{info.multipv:>2}. {score:>12}  {' '.join(texts)}")
+    return "\n".join(lines)
+
+
+# --- whole games --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class MoveReview:
+    """One move of a reviewed game; ``before`` and ``after`` are for the player who made it."""
+
+    ply: int
+    """1 for the first move of the record."""
+    mover: Color
+    move: Move
+    best: Move | None
+    """The search's choice in the position before the move."""
+    before: Score
+    """Value of the position before the move (best play)."""
+    after: Score
+    """Value of the position after the move played."""
+    depth: int | None
+    """Depth of the search after the move (``None`` when the game ended with it)."""
+    loss: int
+    """Centi-men the move gave away against the best move (0 when it is the best move)."""
+
+    @property
+    def mark(self) -> str:
+        return mark_of(self.loss)[0]
+
+    @property
+    def kind(self) -> str:
+        """``blunder``, ``mistake``, ``inaccuracy`` or ``""``."""
+        return mark_of(self.loss)[1]
+
+
+@dataclass
+class GameReview:
+    """The evaluations of every position of a game and the review of every move."""
+
+    game: Game
+    moves: list[MoveReview] = field(default_factory=list)
+
+    def label(self, review: MoveReview, names: Names = "oblique") -> str:
+        """``14. d5-d6`` or ``14... e4`` (the move number as the record writes it)."""
+        start = self.game.board()
+        offset = 0 if start.turn == WHITE else 1
+        number = (review.ply - 1 + offset) // 2 + 1
+        dots = "." if review.mover == WHITE else "..."
+        return f"{number}{dots} {start.move_text(review.move, names)}"
+
+    def annotation(self, review: MoveReview, names: Names = "oblique") -> str:
+        """The comment written after a move: ``+1.35/12``, with ``?? best d5 +0.20`` if it lost."""
+        text = eval_token(white_view(review.after, review.mover), review.depth)
+        if review.mark and review.best is not None:
+            board = self.position_before(review.ply)
+            best = board.move_text(review.best, names)
+            value = format_score(white_view(review.before, review.mover))
+            text += f" {review.mark} best {best} {value}"
+        return text
+
+    def position_before(self, ply: int) -> Board:
+        board = self.game.board()
+        for move in self.game.moves[: ply - 1]:
+            board.push(move)
+        return board
+
+    def annotated(self, names: Names = "oblique") -> Game:
+        """A copy of the game with the evaluations (and marks) as comments after the moves.
+
+        A comment the record already had is kept, after ours and a ``;``.
+        """
+        game = Game(self.game.headers)
+        game.moves = list(self.game.moves)
+        game.comments = dict(self.game.comments)
+        for review in self.moves:
+            ours = self.annotation(review, names)
+            old = game.comments.get(review.ply)
+            game.comments[review.ply] = f"{ours}; {old}" if old else ours
+        game.headers["Annotator"] = "emergo analyse"
+        return game
+
+    def mistakes(self, color: Color, count: int = 3) -> list[MoveReview]:
+        """The ``count`` moves of ``color`` that lost most (marked ones only), worst first."""
+        marked = [r for r in self.moves if r.mover == color and r.mark]
+        return sorted(marked, key=lambda r: (-r.loss, r.ply))[:count]
+
+    def summary(self, names: Names = "oblique", count: int = 3) -> str:
+        """Per side: the marks counted, the mean loss, and the biggest mistakes."""
+        headers = self.game.headers
+        lines = [
+            f"{headers.get('White', '?')} (White) vs {headers.get('Black', '?')} (Black): "
+            f"{headers.get('Result', '*')}, {len(self.game.moves)} plies"
+        ]
+        for color in (WHITE, not WHITE):
+            own = [r for r in self.moves if r.mover == color]
+            counts = {name: sum(r.kind == name for r in own) for _, _, name in MARKS}
+            mean = sum(r.loss for r in own) / len(own) if own else 0.0
+            tally = ", ".join(f"{n} {_plural(name, n)}" for name, n in counts.items())
+            lines.append(f"  {COLOR_NAMES[color]}: {tally}; mean loss {mean:.0f} centi-men")
+            for r in self.mistakes(color, count):
+                board = self.position_before(r.ply)
+                best = board.move_text(r.best, names) if r.best is not None else "?"
+                lines.append(
+                    f"    {self.label(r, names)} {r.mark} lost {r.loss / 100:.2f} "
+                    f"(best {best}, {format_score(white_view(r.before, r.mover))} -> "
+                    f"{format_score(white_view(r.after, r.mover))})"
+                )
+        return "\n".join(lines)
+
+
+def _plural(name: str, n: int) -> str:
+    if n == 1:
+        return name
+    return name[:-1] + "ies" if name.endswith("y") else name + "s"
+
+
+ProgressCallback = Callable[[int, int], None]
+"""Called with ``(positions done, positions in all)`` as a review goes on."""
+
+
+def review_game(
+    game: Game,
+    searcher: Searcher,
+    limit: Limit,
+    *,
+    progress: ProgressCallback | None = None,
+) -> GameReview:
+    """Search every position of ``game`` with ``limit`` and measure what each move lost.
+
+    A move equal to the search's own choice loses nothing, whatever the deeper
+    search after it says (so search noise does not blame the best move).  A
+    position with one legal move is not searched: it has the value of the next one.
+    """
+    board = game.board()
+    searcher.clear()
+    total = len(game.moves) + 1
+    values: list[tuple[Score, Move | None, int | None]] = []  # per position, for the mover
+    forced: list[bool] = []
+    for ply in range(total):
+        if ply:
+            board.push(game.moves[ply - 1])
+        final = final_score(board)
+        # A forced move (R8) inside the game takes its value from the next position,
+        # filled in below; only a choice is searched.
+        forced.append(final is None and ply < total - 1 and board.generate().count() == 1)
+        if final is not None:
+            values.append((final, None, None))
+        elif forced[-1]:
+            values.append((Score.cp(0), game.moves[ply], None))
+        else:
+            infos = analyse_position(board, searcher, limit)
+            if infos and infos[0].pv:
+                values.append((infos[0].score, infos[0].pv[0], infos[0].depth))
+            else:  # a search that reported nothing: count the position as level
+                values.append((Score.cp(0), None, None))
+        if progress is not None:
+            progress(ply + 1, total)
+    for ply in reversed(range(total - 1)):
+        if forced[ply]:
+            score, _, depth = values[ply + 1]
+            values[ply] = (earlier(score, 1), game.moves[ply], depth)
+    review = GameReview(game)
+    start = game.board()
+    mover = start.turn
+    for ply, move in enumerate(game.moves, 1):
+        before, best, _ = values[ply - 1]
+        after_for_next, _, depth = values[ply]
+        after = -after_for_next
+        loss = 0 if best == move else max(0, clipped(before) - clipped(after))
+        review.moves.append(MoveReview(ply, mover, move, best, before, after, depth, loss))
+        mover = not mover
+    return review

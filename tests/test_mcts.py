@@ -1,0 +1,135 @@
+"""The Monte-Carlo tree search player: limits, legal moves, exact game ends and the protocol."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import threading
+import time
+
+import pytest
+
+from emergo import Board
+from emergo.match import EngineSpec, run_match
+from emergo.mcts import MCTSSearcher, win_rate_score
+from emergo.protocol import parse_line
+from emergo.search import Limit, Score, SearchInfo
+
+pytest.importorskip("emergo.kernel")
+
+
+def opening() -> Board:
+    board = Board()
+    for text in ["d4", "e5", "f6", "c5"]:
+        board.push_move(text)
+    return board
+
+
+def test_returns_a_legal_move_within_its_time() -> None:
+    board = opening()
+    start = time.monotonic()
+    result = MCTSSearcher(seed=1).search(board, Limit(time=0.2))
+    elapsed = time.monotonic() - start
+    assert result.move in board.legal_moves
+    assert elapsed < 0.2 + 0.15  # one tree step past the deadline at most (loaded machine)
+    info = result.infos[0]
+    assert info.pv[0] == result.move and info.nodes > 0 and info.score.kind == "cp"
+    assert board.position() == opening().position()  # the caller's board is left alone
+
+
+def test_node_limit_counts_playouts_and_a_seeded_search_repeats() -> None:
+    board = opening()
+    first = MCTSSearcher(seed=3).search(board, Limit(nodes=2000))
+    again = MCTSSearcher(seed=3).search(board, Limit(nodes=2000))
+    assert first.move == again.move
+    assert [(i.score, i.pv, i.nodes) for i in first.infos] == [
+        (i.score, i.pv, i.nodes) for i in again.infos
+    ]
+    # The root's children are valued before the first check: at most one expansion over.
+    assert 2000 <= first.infos[0].nodes <= 2000 + 8 * 60
+
+
+def test_multipv_ranks_root_moves_by_visits() -> None:
+    infos = MCTSSearcher(seed=2).search(opening(), Limit(nodes=3000), multipv=3).infos
+    assert [info.multipv for info in infos] == [1, 2, 3]
+    assert len({info.pv[0] for info in infos}) == 3
+
+
+def test_a_winning_move_is_played_at_once_R18() -> None:
+    board = Board("w 0/0 c5:w d5:b d6:w")  # either capture takes Black's last man (R18)
+    start = time.monotonic()
+    result = MCTSSearcher().search(board, Limit(time=5.0))
+    assert time.monotonic() - start < 1.0
+    assert result.move in board.legal_moves
+    assert result.infos[0].score == Score.win(1)
+
+
+def test_game_over_gives_no_move_R18() -> None:
+    result = MCTSSearcher().search(Board("w 0/0 c4:w8b4 f6:w4b2 g5:b6"), Limit(time=1.0))
+    assert result.move is None
+
+
+def test_stop_ends_an_infinite_search_and_reports_progress() -> None:
+    stop = threading.Event()
+    seen: list[SearchInfo] = []
+    threading.Timer(0.7, stop.set).start()
+    start = time.monotonic()
+    result = MCTSSearcher().search(opening(), Limit(infinite=True), on_info=seen.append, stop=stop)
+    assert 0.6 < time.monotonic() - start < 1.5
+    assert result.move in opening().legal_moves
+    assert len(seen) >= 2  # a report every half second and a last one
+
+
+def test_the_tree_is_reused_two_plies_later_and_after_clear() -> None:
+    board = opening()
+    searcher = MCTSSearcher(seed=4)
+    first = searcher.search(board, Limit(nodes=3000))
+    assert first.move is not None and first.ponder is not None
+    board.push(first.move)
+    board.push(first.ponder)
+    second = searcher.search(board, Limit(nodes=500))
+    assert second.move in board.legal_moves
+    searcher.clear()
+    assert searcher.search(board, Limit(nodes=500)).move in board.legal_moves
+
+
+def test_bad_settings_are_refused() -> None:
+    with pytest.raises(ValueError, match="exploration"):
+        MCTSSearcher(exploration=-1)
+    with pytest.raises(ValueError, match="playouts"):
+        MCTSSearcher(playouts=0)
+
+
+def test_win_rate_score_is_a_logit_in_centimen() -> None:
+    assert win_rate_score(50, 100) == Score.cp(0)
+    assert win_rate_score(75, 100) == Score.cp(110)  # 100 ln 3
+    assert win_rate_score(0, 100) == Score.cp(-1500)  # clipped
+    assert win_rate_score(0, 0) == Score.cp(0)
+
+
+def test_protocol_player_declares_its_options_and_answers_go() -> None:
+    proc = subprocess.run(
+        [sys.executable, "-m", "emergo.protocol", "--player", "mcts"],
+        input="emergo\ninit\nset-option name=Exploration value=50\nset-option name=Playouts "
+        'value=4\npos moves="d4 e5 f6 c5"\ngo move-time=0.2\nping id=1\n',
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    lines = proc.stdout.splitlines()
+    options = [parse_line(line)[1]["name"] for line in lines if line.startswith("option")]
+    assert options == ["Hash", "Level", "Seed", "Exploration", "Playouts"]
+    assert not any(line.startswith("error") for line in lines), lines
+    assert parse_line(lines[0])[1]["name"] == "Emergo mcts"
+    done = [parse_line(line)[1] for line in lines if line.startswith("done")]
+    assert done and opening().parse_move(done[0]["move"]) in opening().legal_moves
+
+
+def test_mcts_beats_random_in_a_tiny_match() -> None:
+    result = run_match(
+        [EngineSpec.builtin("mcts", limit=Limit(time=0.02)), EngineSpec.builtin("random")],
+        games=2,
+        concurrency=2,
+    )
+    stats = result.pairings[(0, 1)]
+    assert stats.games == 2 and stats.points >= 1.5, [g.reason for g in result.games]
