@@ -403,3 +403,10 @@ def test_no_command_and_unknown_command_exit_2() -> None:
 def test_version() -> None:
     proc = run("--version")
     assert proc.returncode == 0 and proc.stdout.startswith("emergo ")
+
+
+def test_perft_position_may_follow_the_options() -> None:
+    proc = run("perft", "2", "--divide", "7x7 w 8/8")
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.splitlines()[-1] == "528"
+    assert_clean_error(run("perft", "2", "--bogus"), 2)

@@ -25,10 +25,11 @@ from types import ModuleType
 from typing import NoReturn, TextIO
 
 from emergo import __version__
-from emergo.board import COLOR_NAMES, Board, Color, Move, Outcome, Termination
+from emergo.board import COLOR_NAMES, Board, Color, Outcome, Termination
 from emergo.diagram import diagram
 from emergo.errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError
 from emergo.geometry import NAMINGS, VARIANTS, Names
+from emergo.perft import perft, perft_divide
 from emergo.players import PLAYERS, Player, material
 from emergo.record import Game, RecordError, read_games, write_game, write_games
 from emergo.search import LEVEL_MAX, LEVELS, LevelSearcher, Limit, Searcher, backend
@@ -86,49 +87,6 @@ def sorted_move_texts(board: Board, names: Names = "oblique") -> list[str]:
 
 
 # --- perft --------------------------------------------------------------------------------------
-
-
-def _game_over_by_r18(board: Board) -> bool:
-    """A player has no men in hand and no piece (R18): the game is over, there are no moves."""
-    return any(not board.hand(c) and not board.occupied(c) for c in (True, False))
-
-
-def perft(board: Board, depth: int) -> int:
-    """Leaf count of whole-move sequences of length ``depth`` (pure Python reference).
-
-    A capture route is one move (R12); repetition (R19b) is ignored; a position where
-    the game is over by R18 or R19a has no moves.  The board is left as it was.
-    """
-    if depth == 0:
-        return 1
-    if _game_over_by_r18(board):
-        return 0
-    if depth == 1:
-        return board.generate().count()  # R19a: no legal move counts 0
-    total = 0
-    for move in board.moves():
-        board._make(move)  # moves() gave legal moves: no need for push's check
-        try:
-            total += perft(board, depth - 1)
-        finally:
-            board.pop()
-    return total
-
-
-def perft_divide(board: Board, depth: int) -> list[tuple[Move, int]]:
-    """``perft`` split by first move: ``(move, leaves below it)`` for every legal move."""
-    if depth < 1:
-        raise ValueError("divide needs a depth of at least 1")
-    if _game_over_by_r18(board):
-        return []
-    out = []
-    for move in board.moves():
-        board._make(move)
-        try:
-            out.append((move, perft(board, depth - 1)))
-        finally:
-            board.pop()
-    return out
 
 
 def _kernel() -> ModuleType | None:
@@ -948,7 +906,11 @@ def _run(argv: list[str]) -> int:
     if argv and argv[0] == "match":
         return cmd_match(argv[1:])
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args, extra = parser.parse_known_args(argv)
+    if extra:  # a position may follow the options: "emergo perft 4 --divide 7x7 w 8/8"
+        if not hasattr(args, "position") or any(word.startswith("-") for word in extra):
+            parser.error(f"unrecognized arguments: {' '.join(extra)}")
+        args.position = [*args.position, *extra]
     if args.command is None:
         parser.print_help(sys.stderr)
         return EXIT_USAGE
