@@ -354,7 +354,9 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--variant", choices=VARIANTS, default="9x9", help="board (default 9x9)")
     side = parser.add_mutually_exclusive_group()
     side.add_argument("--kernel-only", action="store_true", help="measure the C kernel only")
-    side.add_argument("--reference-only", action="store_true", help="measure the reference only")
+    side.add_argument(
+        "--reference-only", "--reference", action="store_true", help="measure the reference only"
+    )
     side.add_argument(
         "--search",
         action="store_true",
