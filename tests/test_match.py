@@ -363,3 +363,13 @@ def test_elo_interval_near_a_perfect_score_is_one_sided() -> None:
     even = elo_estimate([10, 20, 40, 20, 10])
     assert even.low == pytest.approx(-even.high) and even.high == pytest.approx(even.error)
     assert elo_estimate([0, 0, 0, 0, 0]).interval() == "[?]"
+
+
+def test_elo_interval_when_every_pair_scored_the_same_uses_the_rule_of_three() -> None:
+    perfect = elo_estimate([0, 0, 0, 0, 100])
+    assert perfect.elo == math.inf and perfect.high == math.inf
+    assert perfect.low == pytest.approx(logistic_elo(0.97))  # at most 3 in 100 pairs lost
+    split = elo_estimate([0, 0, 10, 0, 0])
+    assert split.elo == 0.0 and split.high == pytest.approx(logistic_elo(0.65))
+    assert split.low == pytest.approx(-split.high)
+    assert elo_estimate([0, 0, 0, 0, 2]).interval() == "[-inf, +inf]"

@@ -128,8 +128,15 @@ def elo_estimate(penta: Sequence[int], z: float = 1.959964) -> EloEstimate:
     sd = math.sqrt(var / pairs)
     elo = logistic_elo(mean)
     if sd == 0.0:
+        # Every pair scored the same: the normal model has nothing to say.  The rule of
+        # three bounds the share of pairs that would score otherwise by 3/pairs (95%),
+        # and such a pair moves the mean by at most the distance to 0 or to 1.
         los = 0.5 if mean == 0.5 else float(mean > 0.5)
-        return EloEstimate(elo, 0.0 if math.isfinite(elo) else math.nan, los, mean, elo, elo)
+        share = min(3.0 / pairs, 1.0)
+        low = logistic_elo(mean - mean * share)
+        high = logistic_elo(mean + (1.0 - mean) * share)
+        error = (high - low) / 2 if math.isfinite(high - low) else math.nan
+        return EloEstimate(elo, error, los, mean, low, high)
     low = logistic_elo(max(mean - z * sd, 1e-9))
     high = logistic_elo(min(mean + z * sd, 1 - 1e-9))
     return EloEstimate(
