@@ -51,7 +51,7 @@ def test_engine_against_mcts_plays_to_the_end_and_saves(tmp_path: Path) -> None:
 
 def test_play_level_and_movetime_are_checked() -> None:
     assert_clean_error(run("play", "--opponent", "engine", "--level", "0"), 2)
-    assert_clean_error(run("play", "--opponent", "engine", "--level", "21"), 2)
+    assert_clean_error(run("play", "--opponent", "engine", "--level", "12"), 2)
     assert_clean_error(run("play", "--opponent", "engine", "--movetime", "0"), 2)
 
 

@@ -95,7 +95,7 @@ def opening() -> Board:
 def test_popen_reads_id_and_options(engine: SimpleEngine) -> None:
     assert engine.id["name"] == "Emergo"
     assert engine.options["Hash"].type == "spin"
-    assert engine.options["Level"].max == 20
+    assert engine.options["Level"].max == 11
 
 
 def test_play_returns_a_legal_move_and_its_info(engine: SimpleEngine) -> None:
@@ -137,7 +137,7 @@ def test_analyse_single_and_multipv(engine: SimpleEngine) -> None:
 
 
 def test_configure_checks_names_and_values(engine: SimpleEngine) -> None:
-    engine.configure({"hash": 8, "Level": 20})
+    engine.configure({"hash": 8, "Level": 11})
     with pytest.raises(EngineError, match="no option 'Colour'"):
         engine.configure({"Colour": 1})
     with pytest.raises(EngineError, match=r"Hash must be in 1\.\.4096, not 0"):

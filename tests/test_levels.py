@@ -75,7 +75,7 @@ def test_the_table_runs_from_beginner_to_full_strength() -> None:
     nodes = [s.nodes for s in LEVELS if s.nodes is not None]
     assert nodes == sorted(nodes)
     for bad in (0, LEVEL_MAX + 1, True, "3"):
-        with pytest.raises(ValueError, match=r"level must be a whole number in 1\.\.20"):
+        with pytest.raises(ValueError, match=rf"level must be a whole number in 1\.\.{LEVEL_MAX}"):
             level_setting(bad)  # type: ignore[arg-type]
 
 

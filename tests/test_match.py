@@ -373,3 +373,19 @@ def test_elo_interval_when_every_pair_scored_the_same_uses_the_rule_of_three() -
     assert split.elo == 0.0 and split.high == pytest.approx(logistic_elo(0.65))
     assert split.low == pytest.approx(-split.high)
     assert elo_estimate([0, 0, 0, 0, 2]).interval() == "[-inf, +inf]"
+
+
+def test_draw_adjudication_by_agreed_score_waits_for_its_ply(opinionated: Path) -> None:
+    # Both engines call the game even: it is drawn on the first ply at which both have
+    # said so on their last 2 moves, here not before ply 10 (the opening has 2 plies).
+    even = [stubborn(opinionated, "a", "10"), stubborn(opinionated, "b", "-20")]
+    adjudication = Adjudication(draw_score=25, draw_moves=2, draw_after=10)
+    result = run_match(even, games=2, adjudication=adjudication, openings=[Opening(("d4", "e5"))])
+    for game in result.games:
+        assert game.result == "1/2-1/2" and game.plies == 10
+        assert "draw, both engines scored within 25 of even in their last 2 moves" in game.reason
+    # One side sees more than the threshold: no draw until the maximum length.
+    uneven = [stubborn(opinionated, "a", "10"), stubborn(opinionated, "b", "-30")]
+    adjudication = Adjudication(draw_score=25, draw_moves=2, draw_after=4, max_plies=12)
+    result = run_match(uneven, games=2, adjudication=adjudication, openings=[Opening(("d4", "e5"))])
+    assert all(g.plies == 12 and "draw after 12 plies" in g.reason for g in result.games)

@@ -144,8 +144,8 @@ def test_handshake_declares_identity_and_options() -> None:
             "name": "Level",
             "type": "spin",
             "min": "1",
-            "max": "20",
-            "default": "20",
+            "max": "11",
+            "default": "11",
         }
         session.send("init")
         assert session.read_until("ready") == ["ready"]

@@ -1,26 +1,42 @@
 """Generate the balanced opening suite of engine matches: ``src/emergo/data/openings.txt``.
 
-Each opening is a random sequence of entering moves (R13) from the start, 4 to 8
-plies long, kept when a shallow search of the interim Python searcher
-(:class:`emergo.search.PythonSearcher`) scores it near balance for the player to
-move, when the game is still in the entering phase and no capture is pending
-(R8), and when its position is new.  Run again (with the same seed) to rebuild
-the same file; when the C kernel search exists, regenerate with it:
+A pair of games from one opening (colours swapped) only tells two engines apart
+when the opening does not decide the game.  Entering-phase positions of Emergo
+are not all like that: from many of them the side to move (or White, who
+enters first) wins almost every game between equal players.  So each opening
+is chosen in three steps, all with the C kernel's search:
 
-    python tools/make_openings.py [--count 120] [--depth 3] [--margin 50] [--seed 1]
+1. a random sequence of entering moves (R13) from the start, 4 to 8 plies long,
+   still in the entering phase with no capture pending (R8), position new;
+2. the kernel search at ``--nodes`` nodes scores it within ``--margin``
+   centi-men of balance for the player to move;
+3. ``--games`` self-play games from it, kernel against kernel at equal node
+   budgets (``--play-nodes``, doubled game by game, so the games differ), are
+   won by White and by Black equally often (``--games`` / 2 each).
+
+Every search has a fixed node budget and a fresh transposition table, so the
+same arguments rebuild the same file on any machine:
+
+    python tools/make_openings.py [--count 100] [--nodes 200000] [--margin 40]
+        [--games 4] [--play-nodes 8000] [--seed 1] [--jobs 2]
 """
 
 from __future__ import annotations
 
 import argparse
+import multiprocessing
 import random
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 from emergo.board import Board, MoveKind
-from emergo.search import Limit, PythonSearcher
+from emergo.kernel import Searcher
+from emergo.search import Limit
 
 OUT = Path(__file__).resolve().parent.parent / "src" / "emergo" / "data" / "openings.txt"
+MAX_PLIES = 400
+"""A self-play game this long counts as a draw (none came close when the suite was made)."""
 
 
 def candidate(rng: random.Random, plies: int) -> Board | None:
@@ -36,41 +52,113 @@ def candidate(rng: random.Random, plies: int) -> Board | None:
     return board
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--count", type=int, default=120)
-    parser.add_argument("--depth", type=int, default=3)
-    parser.add_argument("--margin", type=int, default=50, help="largest |score| kept, centi-men")
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--out", type=Path, default=OUT)
-    args = parser.parse_args(argv)
-    rng = random.Random(args.seed)
-    searcher = PythonSearcher()
+def candidates(seed: int) -> Iterator[str]:
+    """Distinct random entering sequences (move text), an endless deterministic stream."""
+    rng = random.Random(seed)
     seen: set[str] = set()
-    kept: list[str] = []
-    tried = 0
-    while len(kept) < args.count:
-        tried += 1
+    while True:
         board = candidate(rng, rng.randint(4, 8))
         if board is None or board.position() in seen:
             continue
-        result = searcher.search(board, Limit(depth=args.depth))
-        score = result.infos[0].score if result.infos else None
-        if score is None or score.kind != "cp" or abs(score.value) > args.margin:
-            continue
         seen.add(board.position())
-        kept.append(" ".join(str(m) for m in board.move_stack))
-        print(f"\r{len(kept)}/{args.count} kept of {tried} tried", end="", file=sys.stderr)
-    print(file=sys.stderr)
+        yield " ".join(str(m) for m in board.move_stack)
+
+
+_searcher: Searcher | None = None
+
+
+def _search() -> Searcher:
+    global _searcher
+    if _searcher is None:
+        _searcher = Searcher(hash_mb=16)
+    return _searcher
+
+
+def self_play(board: Board, nodes: int) -> str:
+    """The result ("1-0", "0-1", "1/2-1/2") of the kernel against itself at ``nodes`` a move."""
+    searcher = _search()
+    searcher.clear()
+    board = board.copy()
+    while board.outcome() is None and len(board.move_stack) < MAX_PLIES:
+        move = searcher.search(board, Limit(nodes=nodes)).move
+        assert move is not None  # the game is not over, so there is a legal move
+        board.push(move)
+    return board.result() if board.outcome() is not None else "1/2-1/2"
+
+
+def judge(job: tuple[str, argparse.Namespace]) -> tuple[str, list[str]]:
+    """Steps 2 and 3 for one opening: its self-play results, none if its score is off balance."""
+    moves, args = job
+    board = Board()
+    for text in moves.split():
+        board.push_move(text)
+    searcher = _search()
+    searcher.clear()
+    result = searcher.search(board, Limit(nodes=args.nodes))
+    score = result.infos[0].score if result.infos else None
+    if score is None or score.kind != "cp" or abs(score.value) > args.margin:
+        return moves, []
+    return moves, [self_play(board, args.play_nodes << i) for i in range(args.games)]
+
+
+def write(
+    args: argparse.Namespace, kept: list[str], tried: int, scored: int, white: int, black: int
+) -> None:
     header = [
         "# Balanced openings for engine matches (emergo match), one per line: entering moves",
         "# from the start (R13, R21).  Each game pair plays one opening with colours swapped.",
-        f"# Made by tools/make_openings.py --count {args.count} --depth {args.depth} "
-        f"--margin {args.margin} --seed {args.seed}:",
-        "# random entries of 4-8 plies kept when the interim Python search scored them within",
-        f"# {args.margin} centi-men at depth {args.depth}, no capture pending, positions distinct.",
+        f"# Made by tools/make_openings.py --count {args.count} --nodes {args.nodes} "
+        f"--margin {args.margin} --games {args.games} --play-nodes {args.play_nodes} "
+        f"--seed {args.seed}:",
+        f"# of {tried} random entering sequences of 4-8 plies, {scored} scored within "
+        f"{args.margin} centi-men by the",
+        f"# kernel search at {args.nodes} nodes; of those, these are the ones where White and "
+        "Black each won",
+        f"# {args.games // 2} of {args.games} kernel self-play games (White won {white}, "
+        f"Black {black} of all {scored * args.games}).",
     ]
     args.out.write_text("\n".join(header + kept) + "\n", encoding="utf-8")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--count", type=int, default=100, help="openings to keep (100)")
+    parser.add_argument("--nodes", type=int, default=200_000, help="nodes of step 2 (200000)")
+    parser.add_argument("--margin", type=int, default=40, help="largest |score| kept (40 cm)")
+    parser.add_argument("--games", type=int, default=4, help="self-play games, even (4)")
+    parser.add_argument("--play-nodes", type=int, default=8_000, help="first game's budget")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--jobs", type=int, default=2, help="processes (2)")
+    parser.add_argument("--out", type=Path, default=OUT)
+    args = parser.parse_args(argv)
+    if args.games < 2 or args.games % 2:
+        parser.error("--games must be even and at least 2")
+
+    kept: list[str] = []
+    tried = scored = white = black = 0
+    stream = ((moves, args) for moves in candidates(args.seed))
+    with multiprocessing.Pool(args.jobs) as pool:
+        for moves, games in pool.imap(judge, stream, chunksize=4):
+            tried += 1
+            if not games:
+                continue
+            scored += 1
+            white += games.count("1-0")
+            black += games.count("0-1")
+            if games.count("1-0") == games.count("0-1") == args.games // 2:
+                kept.append(moves)
+                write(args, kept, tried, scored, white, black)  # an interrupted run keeps these
+            print(
+                f"\r{len(kept)}/{args.count} kept; {scored} of {tried} tried were within "
+                f"the margin; White won {white}, Black {black} of their games",
+                end="",
+                file=sys.stderr,
+            )
+            if len(kept) == args.count:
+                pool.terminate()
+                break
+    print(file=sys.stderr)
+    write(args, kept, tried, scored, white, black)
     print(f"wrote {len(kept)} openings to {args.out}", file=sys.stderr)
     return 0
 

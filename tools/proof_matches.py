@@ -8,7 +8,7 @@ processes speaking the protocol; colours swapped in pairs; shipped openings):
   b  engine vs greedy
   c  engine vs MCTS, MCTS given --mcts-factor times the engine's time
   d  engine at --long-time s/move vs itself at --short-time s/move
-  e  the level ladder: each level against the one below (2 vs 1, ..., 20 vs 19)
+  e  the level ladder: each level against the one below (2 vs 1, ..., 11 vs 10)
 
 and prints a table (score, W/D/L, Elo +/- 95% error, LOS), also written with the
 exact commands to OUT/summary.md; the game records go to OUT/*.egn.  Every
@@ -16,7 +16,7 @@ figure of docs/engine.md comes from this script.  Examples:
 
   tools/proof_matches.py --out proof                  # a-c: 200 games each (~30 min, 2 cores)
   tools/proof_matches.py --only d --long-games 40     # a shorter d
-  tools/proof_matches.py --only e --ladder-games 20   # the ladder
+  tools/proof_matches.py --only e                     # the ladder
   tools/proof_matches.py --quick                      # a smoke test: 2 games of everything
 """
 
@@ -30,6 +30,8 @@ import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
+
+from emergo.record import read_headers
 
 MATCHES = "abcde"
 
@@ -46,6 +48,7 @@ class Figures:
     elo: str = "?"
     los: str = "?"
     penta: str = ""
+    white: str = ""
     seconds: float = 0.0
     failed: str = ""
 
@@ -56,14 +59,22 @@ class Figures:
         return (
             f"| {self.label} | {self.games} | {self.points:g} ({share:.1f}%) | "
             f"{self.wins}/{self.draws}/{self.losses} | {self.penta} | {self.elo} | {self.los} | "
-            f"{self.seconds / 60:.1f} min |"
+            f"{self.white} | {self.seconds / 60:.1f} min |"
         )
 
 
 HEADER = (
     "| match | games | score of the first | W/D/L | pentanomial LL LD DD/WL WD WW | "
-    "Elo [95% interval] | LOS | time |\n|---|---|---|---|---|---|---|---|"
+    "Elo [95% interval] | LOS | won by White/Black | time |\n"
+    "|---|---|---|---|---|---|---|---|---|"
 )
+
+
+def colour_count(records: Path) -> str:
+    """How many games of a records file White and Black won: the openings' balance."""
+    with records.open(encoding="utf-8") as handle:
+        results = [headers.get("Result") for headers in iter(lambda: read_headers(handle), None)]
+    return f"{results.count('1-0')}/{results.count('0-1')}"
 
 
 def emergo_command() -> list[str]:
@@ -107,6 +118,7 @@ def run(label: str, engines: list[str], games: int, args: argparse.Namespace, na
         print(proc.stderr, file=sys.stderr)
         return figures
     parse_summary(proc.stdout, figures)
+    figures.white = colour_count(records)
     return figures
 
 
@@ -123,9 +135,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--long-games", type=int, default=200, help="games of d (200)")
     parser.add_argument("--long-time", type=float, default=1.0, help="d: long s/move (1)")
     parser.add_argument("--short-time", type=float, default=0.1, help="d: short s/move (0.1)")
-    parser.add_argument("--ladder-games", type=int, default=20, help="games per rung of e (20)")
-    parser.add_argument("--ladder-time", type=float, default=2.0, help="e: s/move cap (2)")
-    parser.add_argument("--levels", default="1-20", help="e: the levels, e.g. 1-20 or 10-14")
+    parser.add_argument("--ladder-games", type=int, default=40, help="games per rung of e (40)")
+    parser.add_argument("--ladder-time", type=float, default=1.0, help="e: s/move cap (1)")
+    parser.add_argument("--levels", default="1-11", help="e: the levels, e.g. 1-11 or 8-11")
     parser.add_argument("--seed", type=int, help="shuffle the openings with this seed")
     parser.add_argument("--quick", action="store_true", help="smoke test: 2 games each")
     args = parser.parse_args(argv)

@@ -11,7 +11,8 @@
 * a GSPRT on the pentanomial model (fishtest's approximation, logistic Elo
   bounds) may stop the match as soon as one hypothesis is accepted;
 * a game ends by the rules (R18, R19a, R19b), by adjudication (both engines
-  report ``|score| >= threshold`` for N moves each, or a maximum length: draw),
+  report ``|score| >= threshold`` for N moves each: a win; both report
+  ``|score| <= draw threshold`` for N moves each, or a maximum length: a draw),
   by a time forfeit or by an engine failing (a crash, an illegal move: it loses);
 * every game is written as a record (:mod:`emergo.record`).
 
@@ -405,11 +406,17 @@ class Adjudication:
     ``score``: a win for a side when both engines reported ``|score| >= score``
     centi-men in its favour on each of their last ``moves`` moves (win/loss
     scores count as beyond any threshold); ``None`` turns it off.
+    ``draw_score``: a draw when both engines reported ``|score| <= draw_score``
+    centi-men on each of their last ``draw_moves`` moves, once the game is at
+    least ``draw_after`` plies long; ``None`` turns it off.
     ``max_plies``: a draw after this many plies (the opening included).
     """
 
     score: int | None = None
     moves: int = 4
+    draw_score: int | None = None
+    draw_moves: int = 8
+    draw_after: int = 60
     max_plies: int | None = 400
 
 
@@ -491,6 +498,11 @@ def _decisive_for(score: Score, threshold: int) -> int:
     return 0
 
 
+def _level(score: Score, threshold: int) -> int:
+    """1 when a score is a plain evaluation within ``threshold`` of even, else 0."""
+    return int(score.kind == "cp" and abs(score.value) <= threshold)
+
+
 def _comment(info: InfoDict, elapsed: float) -> str:
     parts = []
     if "score" in info:
@@ -526,6 +538,7 @@ def play_game(
         tc = spec.tc
         clocks[color], incs[color] = (tc[0], tc[1]) if tc is not None else (None, None)
     verdicts: dict[bool, list[int]] = {True: [], False: []}  # per mover: +1 White ahead, -1 Black
+    levels: dict[bool, list[int]] = {True: [], False: []}  # per mover: 1 the game looks even
     comments: dict[int, str] = {}
     while True:
         outcome = board.outcome()
@@ -575,6 +588,17 @@ def play_game(
                     f"winner in their last {n} moves"
                 )
                 return board, result, reason, comments, None
+        if adjudication.draw_score is not None:
+            score = played.info.get("score")
+            levels[mover].append(0 if score is None else _level(score, adjudication.draw_score))
+            n = adjudication.draw_moves
+            last = levels[True][-n:] + levels[False][-n:]
+            if len(board.move_stack) >= adjudication.draw_after and last == [1] * (2 * n):
+                reason = (
+                    f"adjudicated: draw, both engines scored within {adjudication.draw_score} "
+                    f"of even in their last {n} moves"
+                )
+                return board, "1/2-1/2", reason, comments, None
 
 
 def write_record(
@@ -960,6 +984,17 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--adjudicate-moves", type=int, default=4, metavar="N", help="moves each (default 4)"
     )
+    parser.add_argument("--draw-score", type=int, metavar="CP", help="draw adjudication threshold")
+    parser.add_argument(
+        "--draw-moves", type=int, default=8, metavar="N", help="moves each (default 8)"
+    )
+    parser.add_argument(
+        "--draw-after",
+        type=int,
+        default=60,
+        metavar="PLIES",
+        help="no draw adjudication before this ply (default 60)",
+    )
     parser.add_argument(
         "--max-plies",
         type=int,
@@ -990,6 +1025,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         adjudication = Adjudication(
             score=args.adjudicate_score,
             moves=max(args.adjudicate_moves, 1),
+            draw_score=args.draw_score,
+            draw_moves=max(args.draw_moves, 1),
+            draw_after=max(args.draw_after, 0),
             max_plies=args.max_plies or None,
         )
     except ValueError as e:

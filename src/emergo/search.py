@@ -503,7 +503,7 @@ class PythonSearcher:
 
 # --- playing levels -------------------------------------------------------------------------
 
-LEVEL_MAX = 20
+LEVEL_MAX = 11
 """Full strength: the search as it is, within the limit the front end gives."""
 LEVEL_CLIP = 2000
 """Centi-men a proven win or loss counts as when a level weighs its moves."""
@@ -535,23 +535,14 @@ def _levels() -> tuple[LevelSetting, ...]:
         # depth, nodes, lines, temperature, label
         (1, None, 12, 200.0, "beginner: one ply, blunders freely"),
         (None, 1_000, 10, 150.0, "beginner"),
-        (None, 2_000, 10, 110.0, "novice: sees the reply"),
-        (None, 4_000, 8, 85.0, "novice"),
-        (None, 7_000, 8, 65.0, "casual"),
-        (None, 12_000, 6, 50.0, "casual"),
-        (None, 20_000, 6, 40.0, "club"),
-        (None, 35_000, 5, 32.0, "club"),
-        (None, 60_000, 5, 26.0, "club"),
-        (None, 100_000, 4, 21.0, "strong club"),
-        (None, 160_000, 4, 17.0, "strong club"),
+        (None, 2_500, 10, 110.0, "novice: sees the reply"),
+        (None, 6_000, 8, 80.0, "novice"),
+        (None, 15_000, 6, 55.0, "casual"),
+        (None, 40_000, 5, 38.0, "club"),
+        (None, 100_000, 4, 24.0, "strong club"),
         (None, 250_000, 3, 13.0, "expert"),
-        (None, 400_000, 3, 10.0, "expert"),
-        (None, 650_000, 2, 7.0, "expert"),
-        (None, 1_000_000, 2, 4.0, "master"),
-        (None, 1_500_000, 1, 0.0, "master: best move only"),
-        (None, 2_200_000, 1, 0.0, "master"),
-        (None, 3_200_000, 1, 0.0, "grandmaster"),
-        (None, 4_500_000, 1, 0.0, "grandmaster"),
+        (None, 500_000, 2, 6.0, "master"),
+        (None, 1_200_000, 1, 0.0, "grandmaster: best move only"),
         (None, None, 1, 0.0, "full strength"),
     ]
     return tuple(LevelSetting(n, *row) for n, row in enumerate(rows, 1))
