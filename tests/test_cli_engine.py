@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import importlib.util
 import re
 import sys
 from pathlib import Path
+from types import ModuleType
 
 from emergo import Board
+from emergo.match import load_openings
 from emergo.record import read_games
 from test_cli import assert_clean_error, run
 
@@ -130,15 +133,18 @@ def test_match_example_of_the_docs_runs(tmp_path: Path) -> None:
 # --- the proof script ---------------------------------------------------------------------------
 
 
-def test_proof_script_reads_the_match_summary() -> None:
-    import importlib.util
-
-    path = Path(__file__).parents[1] / "tools" / "proof_matches.py"
-    spec = importlib.util.spec_from_file_location("proof_matches", path)
+def load_tool(name: str) -> ModuleType:
+    path = Path(__file__).parents[1] / "tools" / f"{name}.py"
+    spec = importlib.util.spec_from_file_location(name, path)
     assert spec is not None and spec.loader is not None
-    proof = importlib.util.module_from_spec(spec)
-    sys.modules["proof_matches"] = proof  # dataclasses look their module up
-    spec.loader.exec_module(proof)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module  # dataclasses and pickling look their module up
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_proof_script_reads_the_match_summary(tmp_path: Path) -> None:
+    proof = load_tool("proof_matches")
     figures = proof.Figures("c. engine vs mcts", ["emergo", "match"])
     proof.parse_summary(
         "200 games in 600.0 s\n"
@@ -153,3 +159,27 @@ def test_proof_script_reads_the_match_summary() -> None:
     assert figures.elo == "+520.3 [+450.0, +inf]" and figures.los == "100.0%"
     assert figures.penta == "0 1 8 3 88"
     assert "| c. engine vs mcts | 200 | 190.5 (95.2%) | 188/5/7 |" in figures.row()
+    records = tmp_path / "games.egn"
+    records.write_text(
+        "".join(
+            f'[White "a"]\n[Black "b"]\n[Result "{r}"]\n\n{r}\n\n' for r in ("1-0", "0-1", "1-0")
+        ),
+        encoding="utf-8",
+    )
+    assert proof.colour_count(records) == "2/1"
+
+
+def test_make_openings_keeps_entering_positions_both_colours_won(tmp_path: Path) -> None:
+    make = load_tool("make_openings")
+    out = tmp_path / "openings.txt"
+    args = ["--count", "2", "--nodes", "3000", "--margin", "300", "--games", "2"]
+    assert make.main([*args, "--play-nodes", "300", "--jobs", "1", "--out", str(out)]) == 0
+    text = out.read_text(encoding="utf-8")
+    assert "# Made by tools/make_openings.py --count 2 --nodes 3000 --margin 300 --games 2" in text
+    openings = load_openings(out)
+    assert len(openings) == 2
+    for opening in openings:
+        assert 4 <= len(opening.moves) <= 8 and opening.board().is_entering()
+        # Step 3 by hand: of the two self-play games one went to each colour.
+        games = [make.self_play(opening.board(), 300 << i) for i in range(2)]
+        assert sorted(games) == ["0-1", "1-0"]
