@@ -160,14 +160,19 @@ def position_report(
         f"depth {best.depth}  nodes {best.nodes}  time {best.time:.2f} s"
     )
     for info in infos:
-        scratch = board.copy()
-        texts = []
-        for move in info.pv:
-            texts.append(scratch.move_text(move, names))
-            scratch.push(move)
         score = eval_token(white_view(info.score, board.turn), info.depth)
-        lines.append(f"{info.multipv:>2}. {score:>12}  {' '.join(texts)}")
+        lines.append(f"{info.multipv:>2}. {score:>12}  {line_text(board, info.pv, names)}")
     return "\n".join(lines)
+
+
+def line_text(board: Board, pv: tuple[Move, ...], names: Names = "oblique") -> str:
+    """A line of moves from ``board`` (left unchanged) as move texts (R21), space-separated."""
+    scratch = board.copy()
+    texts = []
+    for move in pv:
+        texts.append(scratch.move_text(move, names))
+        scratch.push(move)
+    return " ".join(texts)
 
 
 # --- whole games --------------------------------------------------------------------------------

@@ -555,7 +555,7 @@ class PlaySession:
 
     def hint(self) -> None:
         """The search backend's move for the player to move, with its score and line."""
-        from emergo.analyse import format_score
+        from emergo.analyse import format_score, line_text
 
         board = self.board
         result = self.backend().search(board, Limit(time=self.movetime))
@@ -567,14 +567,10 @@ class PlaySession:
             self.say(f"hint: {text}")
             return
         info = result.infos[0]
-        scratch, line = board.copy(), []
-        for move in info.pv:
-            line.append(scratch.move_text(move, self.names))
-            scratch.push(move)
         score = format_score(info.score)  # the mover's view: + is good for the one asking
         self.say(
             f"hint: {text}  (score {score} for {COLOR_NAMES[board.turn]}, depth {info.depth}; "
-            f"line {' '.join(line)})"
+            f"line {line_text(board, info.pv, self.names)})"
         )
 
     def human_turn(self) -> int | None:
