@@ -503,6 +503,12 @@ def _level(score: Score, threshold: int) -> int:
     return int(score.kind == "cp" and abs(score.value) <= threshold)
 
 
+def _agreed(marks: dict[bool, list[int]], n: int) -> int:
+    """The mark both engines gave on each of their last ``n`` moves, else 0."""
+    last = marks[True][-n:] + marks[False][-n:]
+    return last[0] if len(last) == 2 * n and len(set(last)) == 1 else 0
+
+
 def _comment(info: InfoDict, elapsed: float) -> str:
     parts = []
     if "score" in info:
@@ -575,25 +581,22 @@ def play_game(
             return board, loss, f"{spec.name} forfeits: it sent no move", comments, None
         board.push(played.move)
         comments[len(board.move_stack)] = _comment(played.info, elapsed)
+        score = played.info.get("score")
         if adjudication.score is not None:
-            score = played.info.get("score")
             verdict = 0 if score is None else _decisive_for(score, adjudication.score)
             verdicts[mover].append(verdict if mover == WHITE else -verdict)
-            n = adjudication.moves
-            last = verdicts[True][-n:] + verdicts[False][-n:]
-            if len(last) == 2 * n and len(set(last)) == 1 and last[0] != 0:
-                result = "1-0" if last[0] > 0 else "0-1"
+            agreed = _agreed(verdicts, adjudication.moves)
+            if agreed:
+                result = "1-0" if agreed > 0 else "0-1"
                 reason = (
                     f"adjudicated: both engines scored at least {adjudication.score} for the "
-                    f"winner in their last {n} moves"
+                    f"winner in their last {adjudication.moves} moves"
                 )
                 return board, result, reason, comments, None
         if adjudication.draw_score is not None:
-            score = played.info.get("score")
             levels[mover].append(0 if score is None else _level(score, adjudication.draw_score))
             n = adjudication.draw_moves
-            last = levels[True][-n:] + levels[False][-n:]
-            if len(board.move_stack) >= adjudication.draw_after and last == [1] * (2 * n):
+            if len(board.move_stack) >= adjudication.draw_after and _agreed(levels, n):
                 reason = (
                     f"adjudicated: draw, both engines scored within {adjudication.draw_score} "
                     f"of even in their last {n} moves"
