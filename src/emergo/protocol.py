@@ -37,7 +37,6 @@ ENGINE_NAME = "Emergo"
 AUTHOR = "the emergo project"
 DEFAULT_LEVEL = Limit(time=1.0)
 """What ``go`` does when neither it nor ``level`` sets a limit: think one second."""
-MAX_LEVEL = LEVEL_MAX
 
 # --- line syntax ----------------------------------------------------------------------------
 
@@ -255,7 +254,7 @@ class SpinOption:
 
 HASH = SpinOption("Hash", 16, 1, 4096)
 """Megabytes of search tables."""
-LEVEL = SpinOption("Level", MAX_LEVEL, 1, MAX_LEVEL)
+LEVEL = SpinOption("Level", LEVEL_MAX, 1, LEVEL_MAX)
 """Playing strength (:data:`emergo.search.LEVELS`): below the maximum the search is capped
 and a move drawn among the best lines; ignored by the built-in players."""
 SEED = SpinOption("Seed", 0, 0, 2**31 - 1)
@@ -454,7 +453,7 @@ class EngineSession:
                 limit = self.level or DEFAULT_LEVEL
             searcher = self.searcher()
             level = self.values["level"]
-            if level < MAX_LEVEL and self.player is None:
+            if level < LEVEL_MAX and self.player is None:
                 searcher = LevelSearcher(searcher, level, seed=self.values["seed"])
         except ValueError as e:  # ProtocolError too: answer done so the client stops waiting
             self.error(str(e))
