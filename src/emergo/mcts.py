@@ -125,6 +125,10 @@ class MCTSSearcher:
             mover = not board.turn
             child.result = 0.5 if outcome.winner is None else float(outcome.winner == mover)
             return self.playouts, child.result * self.playouts
+        return self._playouts(board)
+
+    def _playouts(self, board: Board) -> tuple[int, float]:
+        """A batch of random games from ``board``: visits and points for the player who moved."""
         stats = kernel.playouts(board, self.playouts, self.seed + self._games)
         self._games += stats.games
         return stats.games, stats.losses + 0.5 * stats.draws  # losses of the player to move
@@ -177,9 +181,7 @@ class MCTSSearcher:
                 node.visits += visits
                 node.points += points
             elif max_depth is not None and depth >= max_depth:
-                stats = kernel.playouts(board, self.playouts, self.seed + self._games)
-                self._games += stats.games
-                visits, points = stats.games, stats.losses + 0.5 * stats.draws
+                visits, points = self._playouts(board)
                 node.visits += visits
                 node.points += points
             else:
@@ -228,13 +230,8 @@ class MCTSSearcher:
 
         def report() -> None:
             nonlocal infos
-            infos = self._infos(root, multipv, root.visits - used, time.monotonic() - start)
-            infos = tuple(
-                SearchInfo(
-                    i.depth, i.score, i.pv, i.nodes, i.time, max(seldepth, i.depth), i.multipv
-                )
-                for i in infos
-            )
+            elapsed = time.monotonic() - start
+            infos = self._infos(root, multipv, root.visits - used, elapsed, seldepth)
             if on_info is not None:
                 for info in infos:
                     on_info(info)
@@ -259,7 +256,7 @@ class MCTSSearcher:
         return SearchResult(best[0], best[1] if len(best) > 1 else None, infos)
 
     def _infos(
-        self, root: _Node, multipv: int, playouts: int, elapsed: float
+        self, root: _Node, multipv: int, playouts: int, elapsed: float, seldepth: int
     ) -> tuple[SearchInfo, ...]:
         """The best ``multipv`` root moves by visits, each with its most visited line."""
         children = sorted(root.children or (), key=_rank, reverse=True)
@@ -285,6 +282,7 @@ class MCTSSearcher:
                     pv=tuple(n.move for n in pv if n.move is not None),
                     nodes=playouts,
                     time=elapsed,
+                    seldepth=max(seldepth, len(pv)),
                     multipv=rank,
                 )
             )
