@@ -95,8 +95,8 @@ def diagram(
 ) -> str:
     """A text picture of the position on ``board`` (see the module docstring for the key).
 
-    ``view`` is ``"diamond"`` (oblique lines, R1) or ``"checker"`` (R3); ``names``
-    chooses the coordinates written round the board, by default the naming that
+    ``view`` is ``"diamond"`` (oblique lines, R1; the hexagon on hex) or ``"checker"``
+    (R3); ``names`` chooses the coordinates written round the board, by default the naming that
     belongs to the view; ``lastmove``: ``None``/``True`` marks the last move on
     the board's move stack, ``False`` none, a :class:`Move` that move.
     """

@@ -77,12 +77,8 @@ class Geometry:
         return isinstance(square, int) and square in self._oblique
 
     def uv(self, square: Square) -> tuple[int, int]:
-        """The oblique-line coordinates ``(u, v)`` of a square, both from 1."""
+        """The coordinates ``(u, v)`` of a square: letter index and digit, both from 1."""
         return divmod(square, STRIDE)
-
-    def has_naming(self, names: str) -> bool:
-        """Whether the board's squares have names of that kind (no ``checker`` on the hexagon)."""
-        return names in self.namings
 
     def check_naming(self, names: str) -> None:
         """Raise :class:`NamingError` unless the board has square names of that kind."""

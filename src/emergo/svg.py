@@ -165,9 +165,10 @@ def board_svg(
 ) -> str:
     """A standalone SVG picture of the position on ``board``.
 
-    ``view`` is ``"diamond"`` (the inventor's oblique-line picture, R1) or
-    ``"checker"`` (the upright checkerboard, R3).  ``size`` is the width in
-    pixels (the height follows); by default the picture's natural size.
+    ``view`` is ``"diamond"`` (the inventor's oblique-line picture, R1; on the
+    hex board, the hexagon) or ``"checker"`` (the upright checkerboard, R3).
+    ``size`` is the width in pixels (the height follows); by default the
+    picture's natural size.
     ``names`` chooses the coordinates written around the board: ``"oblique"``
     (line letters and digits, R1) or ``"checker"`` (files and ranks, R3); by
     default the naming that belongs to the view.  ``lastmove``: ``True`` (or
