@@ -28,6 +28,11 @@ def oracle_games() -> list[dict[str, Any]]:
     return list(read_jsonl("abstractplay-dev.jsonl"))
 
 
+def oracle_hex_games() -> list[dict[str, Any]]:
+    """HexEmergo games (R4 ``hex``) from a naive implementation of RULES.md."""
+    return list(read_jsonl("hex-dev.jsonl"))
+
+
 def oracle_perft() -> list[tuple[str, list[tuple[int, int]]]]:
     out = []
     for line in (DATA / "perft.txt").read_text().splitlines():

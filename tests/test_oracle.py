@@ -7,13 +7,21 @@ from typing import Any
 
 import pytest
 
-from conftest import DATA, SHARED_ORACLE, oracle_games, oracle_perft, oracle_positions
+from conftest import (
+    DATA,
+    SHARED_ORACLE,
+    oracle_games,
+    oracle_hex_games,
+    oracle_perft,
+    oracle_positions,
+)
 from emergo import Board
 from emergo.perft import perft
 
 ORACLE_FILES = [
     "README.md",
     "abstractplay-dev.jsonl",
+    "hex-dev.jsonl",
     "perft-crosscheck.txt",
     "perft.txt",
     "positions.jsonl",
@@ -40,9 +48,13 @@ def test_oracle_position(vector: dict[str, Any]) -> None:
     assert board.result() == vector["result"]
 
 
-@pytest.mark.parametrize("game", oracle_games(), ids=lambda g: f"game{g['game']}")
+@pytest.mark.parametrize(
+    "game",
+    oracle_games() + oracle_hex_games(),
+    ids=lambda g: f"{g['source']}-game{g['game']}",
+)
 def test_oracle_game(game: dict[str, Any]) -> None:
-    board = Board()
+    board = Board(variant=game["variant"])
     for ply, step in enumerate(game["plies"]):
         assert board.position() == step["position"], f"ply {ply}"
         assert sorted(board.move_text(m) for m in board.legal_moves) == step["legal"], f"ply {ply}"
@@ -66,3 +78,12 @@ PERFT_CASES = [
 @pytest.mark.parametrize(("position", "depth", "count"), PERFT_CASES)
 def test_oracle_perft(position: str, depth: int, count: int) -> None:
     assert perft(Board(position), depth) == count
+
+
+# RULES.md R4: perft from the HexEmergo start (the naive implementation of hex-dev.jsonl agrees).
+HEX_PERFT = [(1, 36), (2, 1_164), (3, 36_702), (4, 985_032)]
+
+
+@pytest.mark.parametrize(("depth", "count"), HEX_PERFT)
+def test_r4_hex_perft(depth: int, count: int) -> None:
+    assert perft(Board("hex w 12/12"), depth) == count

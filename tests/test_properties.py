@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from emergo import BLACK, WHITE, Board, Move, MoveKind, Stack
+from emergo import BLACK, WHITE, Board, Move, MoveKind, NamingError, Stack
 
-VARIANTS = st.sampled_from(["9x9", "7x7"])
+VARIANTS = st.sampled_from(["9x9", "7x7", "hex"])
 
 
 def random_prefix(variant: str, seed: int, plies: int) -> Board:
@@ -109,6 +110,13 @@ def test_push_pop_restores_position(variant: str, seed: int, plies: int) -> None
 )
 def test_move_texts_round_trip(variant: str, seed: int, plies: int, names: str) -> None:
     board = random_prefix(variant, seed, plies)
+    if variant == "hex" and names == "checker":  # R4: no checkerboard names on the hexagon
+        with pytest.raises(NamingError):
+            board.parse_move("d5", names)  # type: ignore[arg-type]
+        for move in board.moves():
+            with pytest.raises(NamingError):
+                board.move_text(move, names)  # type: ignore[arg-type]
+        return
     for move in board.moves():
         text = board.move_text(move, names)  # type: ignore[arg-type]
         assert board.parse_move(text, names) == move  # type: ignore[arg-type]

@@ -25,6 +25,7 @@ from emergo.errors import (
     IllegalMoveError,
     InvalidMoveError,
     InvalidPositionError,
+    NamingError,
 )
 from emergo.geometry import NAMINGS, VARIANTS, Geometry, Names, Square, geometry
 
@@ -49,6 +50,7 @@ __all__ = [
     "MoveKind",
     "MoveSet",
     "Names",
+    "NamingError",
     "Outcome",
     "Square",
     "Stack",

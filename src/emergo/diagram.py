@@ -8,6 +8,13 @@ Two views, as in :mod:`emergo.svg`:
 * ``checker``: the upright checkerboard of R3, ``a1`` (= ``e1``) bottom left;
   dark squares show ``·`` when empty, light squares stay blank.
 
+The hex board (R4 ``hex``) has one picture, drawn for the default view: the
+hexagon with its rows ``a``-``g`` across (``a`` at the top), each cell a point
+``·`` where three lines meet: the row, its digit line running down to the left
+and the third line running down to the right (six directions).  Rows are named
+at their left end, digit lines at their upper end.  It has no checkerboard
+(``view="checker"`` or ``names="checker"`` raise :class:`~emergo.errors.NamingError`).
+
 Each piece is written as its owner's letter, then its counts (R6)::
 
     W      one White man
@@ -88,8 +95,8 @@ def diagram(
 ) -> str:
     """A text picture of the position on ``board`` (see the module docstring for the key).
 
-    ``view`` is ``"diamond"`` (oblique lines, R1) or ``"checker"`` (R3); ``names``
-    chooses the coordinates written round the board, by default the naming that
+    ``view`` is ``"diamond"`` (oblique lines, R1; the hexagon on hex) or ``"checker"``
+    (R3); ``names`` chooses the coordinates written round the board, by default the naming that
     belongs to the view; ``lastmove``: ``None``/``True`` marks the last move on
     the board's move stack, ``False`` none, a :class:`Move` that move.
     """
@@ -100,6 +107,9 @@ def diagram(
     if names not in NAMINGS:
         raise ValueError(f"unknown naming {names!r} (known: {', '.join(NAMINGS)})")
     geo = board.geometry
+    geo.check_naming(names)  # the hexagon has no checkerboard (R4)
+    if view == "checker":
+        geo.check_naming("checker")
     move = _last_move(board, lastmove)
     glyphs = _UNICODE if unicode else _ASCII
     path = set(move.path) if move is not None else set()
@@ -108,7 +118,9 @@ def diagram(
     width = max(5, widest + 1)  # 5 fits "[W3]": the board keeps its size as play goes on
     width += 1 - width % 2  # odd, so that lines meet a crossing in its middle
 
-    if view == "diamond":
+    if geo.shape == "hexagon":
+        rows = _hexagon(geo, tokens, path, glyphs, width, flipped)
+    elif view == "diamond":
         rows = _diamond(geo, tokens, path, names, glyphs, width, flipped)
     else:
         rows = _checker(geo, tokens, path, names, glyphs, width, flipped)
@@ -310,3 +322,66 @@ def _checker(
     rows.append(" " * lw + bl + glyphs.horizontal * frame_w + br)
     rows.append(label_row(below))
     return rows
+
+
+def _hexagon(
+    geo: Geometry,
+    tokens: dict[Square, str],
+    path: set[Square],
+    glyphs: _Glyphs,
+    width: int,
+    flipped: bool,
+) -> list[str]:
+    """The hexagon of R4 ``hex``: rows across, ``a`` at the top; two text rows per board row.
+
+    Cell ``(u, v)`` sits at half-cell ``x = 2v - u`` of text row ``2u``, so that ``(u+1, v)``
+    is down-left of it and ``(u+1, v+1)`` down-right: the six directions are ``─`` along the
+    row and ``/``, ``\\`` between rows.
+    """
+    n = geo.size
+    half = (width + 1) // 2  # columns per half cell: cells in a row are 2 * half apart
+
+    def place(u: int, v: int) -> tuple[int, int]:  # (u, v) -> (text row, half-cell column)
+        if flipped:
+            u, v = n + 1 - u, n + 1 - v
+        return 2 * u, 2 * v - u
+
+    cells = {sq: place(*geo.uv(sq)) for sq in geo.squares}
+    labels: dict[tuple[int, int], str] = {}
+    for u in range(1, n + 1):  # a row's name just beyond its first cell
+        first = min(geo.uv(sq)[1] for sq in geo.squares if geo.uv(sq)[0] == u)
+        labels[place(u, first - 1)] = LETTERS[u - 1]
+    for v in range(1, n + 1):  # a digit line's name just beyond its upper end
+        top = min(geo.uv(sq)[0] for sq in geo.squares if geo.uv(sq)[1] == v)
+        labels[place(top - 1, v)] = str(v)
+    spots = [*cells.values(), *labels]
+    low_row = min(r for r, _ in spots)
+    low_x = min(x for _, x in spots)
+    rows = max(r for r, _ in spots) - low_row + 1
+    cols = (max(x for _, x in spots) - low_x) * half + width
+    grid = [[" "] * cols for _ in range(rows)]
+
+    def column(x: int) -> int:  # the middle column of half-cell x
+        return (x - low_x) * half + width // 2
+
+    def put(row: int, middle: int, text: str) -> None:
+        start = middle - len(text) // 2
+        grid[row - low_row][start : start + len(text)] = list(text)
+
+    for sq, (r, x) in cells.items():
+        for o in geo.directions:
+            other = cells.get(sq + o)
+            if other is None:
+                continue
+            r2, x2 = other
+            if r2 == r and x2 > x:  # along the row: a line through the gap
+                for col in range(column(x), column(x2) + 1):
+                    grid[r - low_row][col] = glyphs.horizontal
+            elif r2 == r + 2:  # to the row below: one slanted stroke halfway
+                a, b = column(x), column(x2)
+                put(r + 1, (a + b) // 2 if b < a else (a + b + 1) // 2, "/" if b < a else "\\")
+    for sq, (r, x) in cells.items():
+        put(r, column(x), _mark(tokens.get(sq) or glyphs.empty_dark, sq in path))
+    for (r, x), text in labels.items():
+        put(r, column(x), text)
+    return ["".join(line).rstrip() for line in grid]

@@ -23,3 +23,8 @@ class AmbiguousMoveError(ValueError):
 
 class InvalidPositionError(ValueError):
     """The text is not a valid position string (R22) or describes an impossible position."""
+
+
+class NamingError(ValueError):
+    """The board has no square names of the kind asked for: the hexagon has no checkerboard
+    naming (R3 names the squares of the square boards only; R4)."""

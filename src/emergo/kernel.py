@@ -63,6 +63,7 @@ __all__ = [
     "random_game",
     "replay",
     "self_check",
+    "supports",
     "write_weights",
     "zobrist",
 ]
@@ -70,7 +71,11 @@ __all__ = [
 MAX_SEED = 2**64
 
 _CAPTURE = 3  # the kernel's kind code of a capture (R9-R12)
-_UNSUPPORTED: dict[str, str] = {}
+_UNSUPPORTED: dict[str, str] = {
+    # R4 hex: not given to the C side until its hex support is added and tested (a later step);
+    # the rules library (emergo.board) plays it.
+    "hex": "the C kernel does not support hex yet",
+}
 
 
 def _register(geo: Geometry) -> None:
@@ -82,11 +87,17 @@ def _register(geo: Geometry) -> None:
             geo.name, geo.men, geo.centre, geo.directions, geo.squares, names, jumps
         )
     except ValueError as e:  # a board the kernel cannot hold stays with the reference
-        _UNSUPPORTED[geo.name] = str(e)
+        _UNSUPPORTED[geo.name] = f"the C kernel does not support {geo.name}: {e}"
 
 
 for _geo in GEOMETRIES.values():
-    _register(_geo)
+    if _geo.name not in _UNSUPPORTED:
+        _register(_geo)
+
+
+def supports(variant: str) -> bool:
+    """Whether the kernel plays ``variant``; the others raise ``ValueError`` saying so (R4)."""
+    return variant in GEOMETRIES and variant not in _UNSUPPORTED
 
 
 class PlayoutStats(NamedTuple):
@@ -147,9 +158,7 @@ def pack(position: Position, *, variant: str | None = None) -> Packed:
     """
     board = _board(position, variant)
     if board.variant in _UNSUPPORTED:
-        raise ValueError(
-            f"the kernel does not support {board.variant}: {_UNSUPPORTED[board.variant]}"
-        )
+        raise ValueError(f"{_UNSUPPORTED[board.variant]} (emergo.board plays it)")
     data = bytearray((int(board.turn), board.hand(WHITE), board.hand(BLACK)))
     for sq, st in board.stacks().items():
         data += bytes((sq, int(st.owner), st.caps, st.prisoners))

@@ -72,10 +72,8 @@ def parse_position(text: str, variant: str | None = None) -> ParsedPosition:
     fields = text.split()
     if not fields:
         raise InvalidPositionError("empty position string")
-    if fields[0] in GEOMETRIES or fields[0] == "hex":
+    if fields[0] in GEOMETRIES:
         named = fields.pop(0)
-        if named == "hex":
-            raise InvalidPositionError("the hex variant is not implemented yet")
         if variant is not None and variant != named:
             raise InvalidPositionError(f"position is for {named} but variant {variant} was asked")
         variant = named
@@ -139,7 +137,8 @@ def format_position(
     hands: tuple[int, int] | list[int],
     stacks: dict[Square, tuple[bool, int, int]],
 ) -> str:
-    """Canonical R22 string: no ``9x9`` prefix, squares sorted by letter then digit."""
+    """Canonical R22 string: no ``9x9`` prefix (``7x7`` and ``hex`` are written), squares sorted
+    by letter then digit."""
     parts = [] if geo.name == DEFAULT_VARIANT else [geo.name]
     parts.append("w" if white_to_move else "b")
     parts.append(f"{hands[1]}/{hands[0]}")

@@ -29,6 +29,7 @@ from emergo.errors import (
     IllegalMoveError,
     InvalidMoveError,
     InvalidPositionError,
+    NamingError,
 )
 from emergo.geometry import DEFAULT_VARIANT, NAMINGS, VARIANTS, Names
 
@@ -159,8 +160,6 @@ def _label(ply: int, white_starts: bool) -> str:
 
 def _variant(text: str) -> str:
     variant = text.strip().lower()
-    if variant == "hex":
-        raise RecordError('Variant "hex" is not implemented yet (R4)')
     if variant not in VARIANTS:
         raise RecordError(f'unknown Variant "{text}": expected one of {", ".join(VARIANTS)} (R4)')
     return variant
@@ -428,13 +427,15 @@ def write_game(game: Game, *, names: Names = "oblique") -> str:
 
     Tags in canonical order (``Variant`` always, ``Position`` when the game does not start from
     the empty board), a blank line, the movetext wrapped at 80 columns and the result token.
-    ``names="checker"`` writes R3 checkerboard names and adds ``[Names "checker"]``.
+    ``names="checker"`` writes R3 checkerboard names and adds ``[Names "checker"]`` (the hex board
+    has none: :class:`~emergo.errors.NamingError`).
     Raises :class:`RecordError` if the moves are illegal or the result contradicts them.
     """
     if names not in NAMINGS:
         raise ValueError(f"names must be one of {', '.join(NAMINGS)}, not {names!r}")
     end = game._end()
     start = end.root()
+    start.geometry.check_naming(names)  # NamingError: no checkerboard names on hex (R3, R4)
     try:
         result, termination = _settle(game.headers, end, None)
     except _Conflict as e:
@@ -622,6 +623,11 @@ class _Parser:
             board = _start_board(headers.get("Variant"), headers.get("Position"))
         except RecordError as e:
             self.error(e.reason, self.tag_lines.get("Position", self.tag_lines.get("Variant", 1)))
+            return
+        try:
+            board.geometry.check_naming(self.names)  # no checkerboard names on hex (R3, R4)
+        except NamingError as e:
+            self.error(str(e), self.tag_lines.get("Names", self.tag_lines.get("Variant", 1)))
             return
         headers["Variant"] = board.variant
         headers.pop("Position", None)

@@ -14,6 +14,12 @@ level (``1`` low, ``9`` high), ``e1`` the bottom corner, ``e9`` the top, ``a5``
 left and ``i5`` right.  The *checker* view is the upright board of R3, ``a1``
 (= ``e1``) bottom left.  White plays from the bottom in both unless ``flipped``.
 
+The hex board (R4 ``hex``) has one picture, drawn for the default view: a
+hexagon of hexagonal cells in three colours, rows ``a``-``g`` across (``a`` at
+the top, named at their left ends), digit lines running down to the left (named
+at their upper ends), centre ``d4``; it has no checkerboard, so ``view="checker"``
+and ``names="checker"`` raise :class:`~emergo.errors.NamingError`.
+
 A piece (R5, R6) is one disc in its owner's colour, never a tower: the cap
 count is written on it when above one, and the prisoners under it show as a
 badge in the other colour with their count.  A stack of two or more men gets a
@@ -43,12 +49,17 @@ S = 36.0
 R = 0.42 * S
 """Radius of a piece on the checkerboard; in the diamond view pieces are larger (``R_DIAMOND``)."""
 R_DIAMOND = 0.54 * S
+D_HEX = 1.4 * S
+"""Distance between the centres of two adjacent hex cells (R4 ``hex``)."""
+R_HEX = 0.43 * D_HEX
 FONT = "DejaVu Sans, Verdana, Arial, Helvetica, sans-serif"
 
 # Colours: a wooden board, ivory and ebony men, and overlays that keep the men readable.
 BACKGROUND = "#fbf8f1"
 LIGHT = "#f0d9b5"
 DARK = "#b58863"
+HEX_CELLS = ("#f0d9b5", "#d8b48a", "#c09466")
+"""The hexagon's cells in three colours, so that adjacent cells always differ."""
 EDGE = "#6b4a2b"
 INK = "#222222"
 MAN = {WHITE: "#f8f5ec", BLACK: "#262422"}
@@ -68,19 +79,34 @@ def _num(x: float) -> str:
 
 @dataclass(frozen=True)
 class _Frame:
-    """Where checkerboard coordinates ``(file, rank)`` (R3; reals allowed) land in the picture."""
+    """Where checkerboard coordinates ``(file, rank)`` (R3; reals allowed) land in the picture.
+
+    On the hexagon (``hexagon``) squares are placed by their ``(u, v)`` instead (:meth:`hex_point`).
+    """
 
     view: View
     n: int
     flipped: bool
     cx: float
     cy: float
+    hexagon: bool = False
 
     @property
     def radius(self) -> float:
+        if self.hexagon:
+            return R_HEX
         # Diamond cells touch only at their corners, so a piece may cover most of its cell and
         # still keep clear of its neighbours (1.41 S apart).
         return R_DIAMOND if self.view == "diamond" else R
+
+    def hex_point(self, u: float, v: float) -> tuple[float, float]:
+        """The picture point of hex cell ``(u, v)`` (R4; reals allowed): rows across, ``a`` on
+        top, ``(u+1, v)`` down-left and ``(u+1, v+1)`` down-right of ``(u, v)``."""
+        c = (self.n + 1) / 2
+        du, dv = u - c, v - c
+        if self.flipped:
+            du, dv = -du, -dv
+        return self.cx + (dv - du / 2) * D_HEX, self.cy + du * D_HEX * math.sqrt(3) / 2
 
     def at(self, f: float, r: float) -> tuple[float, float]:
         c = (self.n + 1) / 2
@@ -100,8 +126,19 @@ class _Frame:
         return self.at(u + v - c, v - u + c)
 
     def square(self, geo: Geometry, sq: Square) -> tuple[float, float]:
+        if self.hexagon:
+            return self.hex_point(*geo.uv(sq))
         f, r = geo.checker_coordinates(sq)
         return self.at(f, r)
+
+    def outline(self, geo: Geometry, sq: Square) -> str:
+        """The ``points`` of the outline of a square's cell: checkerboard cell or hexagon."""
+        if not self.hexagon:
+            return self.cell(*geo.checker_coordinates(sq))
+        x, y = self.square(geo, sq)
+        r = D_HEX / math.sqrt(3)  # adjacent cells share an edge
+        corners = [(k * 60 + 30) * math.pi / 180 for k in range(6)]  # pointed top and bottom
+        return " ".join(f"{_num(x + r * math.cos(a))},{_num(y + r * math.sin(a))}" for a in corners)
 
     def cell(self, f: int, r: int) -> str:
         """The ``points`` of the outline of checkerboard cell ``(f, r)``."""
@@ -128,9 +165,10 @@ def board_svg(
 ) -> str:
     """A standalone SVG picture of the position on ``board``.
 
-    ``view`` is ``"diamond"`` (the inventor's oblique-line picture, R1) or
-    ``"checker"`` (the upright checkerboard, R3).  ``size`` is the width in
-    pixels (the height follows); by default the picture's natural size.
+    ``view`` is ``"diamond"`` (the inventor's oblique-line picture, R1; on the
+    hex board, the hexagon) or ``"checker"`` (the upright checkerboard, R3).
+    ``size`` is the width in pixels (the height follows); by default the
+    picture's natural size.
     ``names`` chooses the coordinates written around the board: ``"oblique"``
     (line letters and digits, R1) or ``"checker"`` (files and ranks, R3); by
     default the naming that belongs to the view.  ``lastmove``: ``True`` (or
@@ -151,6 +189,8 @@ def board_svg(
     if size is not None and (isinstance(size, bool) or not size > 0):
         raise ValueError(f"size must be a positive number of pixels, not {size!r}")
     geo = board.geometry
+    geo.check_naming(labels)  # the hexagon has no checkerboard (R4)
+    geo.check_naming(given)
     move = _last_move(board, lastmove)
     marked = [_square(geo, sq, given, "highlighted square") for sq in squares]
     paths = [_arrow(geo, arrow, given) for arrow in arrows]
@@ -158,7 +198,17 @@ def board_svg(
     n = geo.size
     margin = 0.95 * S if coordinates else 0.3 * S
     panel_w, panel_h = 4.8 * S, 1.5 * S
-    if view == "checker":
+    hexagon = geo.shape == "hexagon"
+    if hexagon:
+        # Rows across: the middle row is n cells wide, the rows n / 2 cells high each.
+        half_w = n * D_HEX / 2
+        half_h = ((n - 1) * math.sqrt(3) / 4 + 1 / math.sqrt(3)) * D_HEX
+        cx, cy = margin + half_w, max(margin + half_h, panel_h + 0.15 * S)
+        width = 2 * (margin + half_w) + panel_w
+        height = 2 * cy
+        panel_x = width - panel_w
+        top_y, bottom_y = 0.15 * S, height - 0.15 * S - panel_h
+    elif view == "checker":
         half = n * S / 2
         cx = cy = margin + half
         width = 2 * (margin + half) + panel_w
@@ -174,7 +224,7 @@ def board_svg(
         width = height = 2 * cx
         panel_x = width - panel_w
         top_y, bottom_y = 0.15 * S, height - 0.15 * S - panel_h
-    frame = _Frame(view, n, flipped, cx, cy)
+    frame = _Frame(view, n, flipped, cx, cy, hexagon)
 
     out: list[str] = []
     out.append(
@@ -190,7 +240,10 @@ def board_svg(
     )
     # The oblique lines are the diamond view's own; on the checkerboard they are drawn only
     # when its coordinates name them (R1, R3).
-    out.extend(_board(frame, geo, lines=view == "diamond" or labels == "oblique"))
+    if hexagon:
+        out.extend(_hex_board(frame, geo))
+    else:
+        out.extend(_board(frame, geo, lines=view == "diamond" or labels == "oblique"))
     if move is not None:
         out.extend(_tint(frame, geo, move.path, LASTMOVE_FILL, 0.5, "lastmove"))
     if marked:
@@ -290,13 +343,23 @@ def _board(frame: _Frame, geo: Geometry, *, lines: bool) -> list[str]:
     return out
 
 
+def _hex_board(frame: _Frame, geo: Geometry) -> list[str]:
+    """The hexagon's cells (R4 ``hex``), coloured so that no two adjacent cells match."""
+    out = [f'<g class="cells" stroke="{EDGE}" stroke-width="1" stroke-opacity="0.6">']
+    for sq in geo.squares:
+        u, v = geo.uv(sq)
+        fill = HEX_CELLS[(u + v) % 3]  # the six neighbours differ by 1 or 2 in u + v
+        out.append(f'<polygon points="{frame.outline(geo, sq)}" fill="{fill}"/>')
+    out.append("</g>")
+    return out
+
+
 def _tint(
     frame: _Frame, geo: Geometry, squares: Iterable[Square], color: str, opacity: float, cls: str
 ) -> list[str]:
     out = [f'<g class="{cls}" fill="{color}" fill-opacity="{opacity}">']
     for sq in dict.fromkeys(squares):  # a capture may visit a square twice (R10)
-        f, r = geo.checker_coordinates(sq)
-        out.append(f'<polygon points="{frame.cell(f, r)}"/>')
+        out.append(f'<polygon points="{frame.outline(geo, sq)}"/>')
     out.append("</g>")
     return out
 
@@ -312,7 +375,15 @@ def _text(x: float, y: float, text: str, size: float, fill: str, extra: str = ""
 def _coordinates(frame: _Frame, geo: Geometry, names: Names) -> list[str]:
     n, c = frame.n, (frame.n + 1) // 2
     labels: list[tuple[tuple[float, float], str]] = []
-    if names == "checker":
+    if frame.hexagon:
+        # A row's letter just beyond its first cell, a digit line's digit beyond its upper end.
+        m = 0.8
+        for i in range(1, n + 1):
+            vs = [geo.uv(sq)[1] for sq in geo.squares if geo.uv(sq)[0] == i]
+            labels.append((frame.hex_point(i, min(vs) - m), LETTERS[i - 1]))
+            us = [geo.uv(sq)[0] for sq in geo.squares if geo.uv(sq)[1] == i]
+            labels.append((frame.hex_point(min(us) - m, i), str(i)))
+    elif names == "checker":
         # Files below rank 1 and ranks left of file a, on whichever side is nearer the viewer.
         edge = n + 0.85 if frame.flipped else 0.15
         for i in range(1, n + 1):
