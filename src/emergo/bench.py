@@ -3,7 +3,7 @@
 Three figures per side, from the same start and the same sampled positions:
 
 * random games/s -- whole uniformly random games to their end (R18, R19).  The
-  reference loop is ``while b.outcome() is None: b._make(rng.choice(b.moves()))``;
+  reference loop is ``while b.outcome() is None: b.push_unchecked(rng.choice(b.moves()))``;
   the kernel's is :func:`emergo.kernel.playouts`.
 * legal-move generations/s -- complete legal-move generation on positions
   sampled from random games (reference: ``b._moves = None; b.generate()``).
@@ -83,7 +83,7 @@ def reference_game(variant: str, rng: random.Random) -> int:
     """One random game in the rules library; returns its length in plies."""
     b = Board(variant=variant)
     while b.outcome() is None:
-        b._make(rng.choice(b.moves()))
+        b.push_unchecked(rng.choice(b.moves()))
     return len(b.move_stack)
 
 
@@ -97,7 +97,7 @@ def reference_perft(board: Board, depth: int) -> int:
         return board.generate().count()
     total = 0
     for move in board.moves():
-        board._make(move)
+        board.push_unchecked(move)
         total += reference_perft(board, depth - 1)
         board.pop()
     return total
@@ -111,7 +111,7 @@ def sample_positions(variant: str, seed: int) -> list[str]:
         b = Board(variant=variant)
         while b.outcome() is None:
             positions.append(b.position())
-            b._make(rng.choice(b.moves()))
+            b.push_unchecked(rng.choice(b.moves()))
     return positions
 
 
