@@ -19,8 +19,9 @@ from emergo.analyse import (
     white_view,
 )
 from emergo.board import BLACK, WHITE
+from emergo.pysearch import PythonSearcher
 from emergo.record import Game, read_game, write_game
-from emergo.search import InfoCallback, Limit, PythonSearcher, Score, SearchInfo, SearchResult
+from emergo.search import InfoCallback, Limit, Score, SearchInfo, SearchResult
 
 
 class Scripted:

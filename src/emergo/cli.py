@@ -29,10 +29,11 @@ from emergo.board import COLOR_NAMES, Board, Color, Outcome, Termination
 from emergo.diagram import diagram
 from emergo.errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError
 from emergo.geometry import NAMINGS, VARIANTS, Names
+from emergo.levels import LEVEL_MAX, LEVELS, LevelSearcher
 from emergo.perft import perft, perft_divide
-from emergo.players import PLAYERS, Player, material
+from emergo.players import BACKENDS, PLAYERS, backend, material, searcher
 from emergo.record import Game, RecordError, read_games, write_game, write_games
-from emergo.search import LEVEL_MAX, LEVELS, LevelSearcher, Limit, Searcher, backend
+from emergo.search import Limit, Searcher
 from emergo.svg import VIEWS, View, board_svg
 
 EXIT_OK = 0
@@ -380,20 +381,19 @@ class _Style:
         return f"\x1b[{code}m{text}\x1b[0m" if self.on else text
 
 
-SEARCHING_PLAYERS = ("engine", "mcts")
-"""Computers that think for ``--movetime`` seconds: the engine (at ``--level``) and MCTS."""
-COMPUTERS = (*PLAYERS, *SEARCHING_PLAYERS)
+COMPUTERS = tuple(PLAYERS)
+"""The built-in computers (:data:`emergo.players.PLAYERS`); they get ``--movetime`` a move."""
 
 
 class PlaySession:
     """A game at the terminal between humans and/or computers, driven by input lines.
 
-    Computers are the built-in players (:data:`emergo.players.PLAYERS`), ``engine``
-    (the search backend at ``level``, :class:`emergo.search.LevelSearcher`) and
-    ``mcts`` (:mod:`emergo.mcts`); the last two think ``movetime`` seconds a move.
+    Computers are the built-in ones of :data:`emergo.players.PLAYERS`: ``engine``
+    is the search backend at ``level`` (:class:`emergo.levels.LevelSearcher`); the
+    searching ones think ``movetime`` seconds a move.
     ``hint`` asks the search backend at full strength.  A computer answers a draw
     offer by a simple rule: it accepts when it is not ahead in material (men in hand
-    plus the whole stacks it owns, :func:`emergo.players.material`).
+    plus the whole stacks it owns, :func:`emergo.pysearch.material`).
     """
 
     def __init__(
@@ -475,16 +475,16 @@ class PlaySession:
         return self._backend
 
     def searcher(self, kind: str) -> Searcher:
-        """The searcher of a computer that thinks (``engine`` or ``mcts``)."""
+        """The searcher of a computer (:data:`emergo.players.PLAYERS`), one per kind."""
         if kind not in self._searchers:
-            if kind == "mcts":
-                try:
-                    from emergo.mcts import MCTSSearcher
-                except ImportError as e:
-                    raise CliError(f"mcts needs the C kernel: {e}", EXIT_FAILURE) from None
-                self._searchers[kind] = MCTSSearcher(seed=self.seed)
-            else:
+            if kind == "engine":  # the backend of --backend, shared with hint
                 self._searchers[kind] = LevelSearcher(self.backend(), self.level, seed=self.seed)
+            else:
+                try:
+                    made = searcher(kind, seed=self.seed, level=self.level)
+                except ValueError as e:
+                    raise CliError(str(e), EXIT_FAILURE) from None
+                self._searchers[kind] = made
         return self._searchers[kind]
 
     # input
@@ -524,23 +524,12 @@ class PlaySession:
                 self.finish(outcome)
                 return EXIT_OK
             kind = self.players[self.board.turn]
-            if kind in SEARCHING_PLAYERS:
-                self.searching_move(kind)
-                continue
             if kind != "human":
-                self.computer_move(PLAYERS[kind])
+                self.searching_move(kind)
                 continue
             status = self.human_turn()
             if status is not None:
                 return status
-
-    def computer_move(self, player: Player) -> None:
-        mover = self.board.turn
-        move = player(self.board, self.rng)
-        text = self.board.move_text(move, self.names)
-        self.board.push(move)
-        self.say(f"{self._name(mover)} plays {text}")
-        self.show()
 
     def searching_move(self, kind: str) -> None:
         mover = self.board.turn
@@ -798,8 +787,9 @@ def build_parser() -> argparse.ArgumentParser:
         "play",
         help="play a game in the terminal",
         description=(
-            "A game between humans (hot seat) and/or computers: random, greedy (simple "
-            "players), engine (the search, at --level) and mcts (Monte-Carlo tree search).  "
+            "A game between humans (hot seat) and/or computers: "
+            + "; ".join(f"{e.name} ({e.description})" for e in PLAYERS.values())
+            + ".  "
             "Type moves in any notation of R21, 'hint' for the engine's advice, or 'help' for "
             "the commands.  Reads lines from standard input, so it can be driven through a "
             "pipe; end of input ends the session (status 0).  A computer accepts a draw offer "
@@ -829,7 +819,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument(
         "--backend",
-        choices=("auto", "kernel", "python"),
+        choices=BACKENDS,
         default="auto",
         help="search backend of the engine and hint (default auto: the C kernel's if built)",
     )
@@ -865,7 +855,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--multipv", type=int, metavar="K", help="show the best K lines (default 1)")
     p.add_argument(
         "--backend",
-        choices=("auto", "kernel", "python"),
+        choices=BACKENDS,
         default="auto",
         help="search backend (default auto: the C kernel's search when it has one)",
     )

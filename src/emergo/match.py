@@ -46,6 +46,7 @@ from emergo.engine import (
     InfoDict,
     SimpleEngine,
 )
+from emergo.players import PLAYERS
 from emergo.search import Limit, Score
 
 # --- statistics -------------------------------------------------------------------------------
@@ -282,8 +283,8 @@ def load_openings(path: str | Path | None = None, *, variant: str | None = None)
 
 # --- engines ----------------------------------------------------------------------------------
 
-BUILTIN_ENGINES = ("random", "greedy", "mcts", "engine", "python")
-"""Names that need no command: the built-in players, the engine and the interim Python search."""
+BUILTIN_ENGINES = tuple(PLAYERS)
+"""Names that need no command: the built-in computers of :data:`emergo.players.PLAYERS`."""
 
 DEFAULT_LIMIT = Limit(time=0.1)
 """The limit of an engine whose spec sets none."""
@@ -316,18 +317,12 @@ class EngineSpec:
         tc: tuple[float, float] | None = None,
         timeout: float = 30.0,
     ) -> EngineSpec:
-        """A player (``random``, ``greedy``, ``mcts``), the ``engine`` or ``python`` (interim)."""
-        base = [sys.executable, "-m", "emergo.protocol"]
-        if name in ("random", "greedy", "mcts"):
-            command = (*base, "--player", name)
-        elif name == "engine":
-            command = tuple(base)
-        elif name == "python":
-            command = (*base, "--backend", "python")
-        else:
+        """A built-in computer (:data:`emergo.players.PLAYERS`) as an ``emergo-engine`` process."""
+        if name not in PLAYERS:
             raise ValueError(
                 f"unknown built-in engine {name!r}: expected {', '.join(BUILTIN_ENGINES)}"
             )
+        command = (sys.executable, "-m", "emergo.protocol", "--player", name)
         return cls(name, command, dict(options or {}), limit, tc, timeout)
 
 

@@ -13,24 +13,16 @@ the client, :mod:`emergo.engine`.
 
 from __future__ import annotations
 
-import random
 import sys
 import threading
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import ClassVar, TextIO
 
+from emergo import players
 from emergo.board import Board, Move
-from emergo.search import (
-    LEVEL_MAX,
-    InfoCallback,
-    LevelSearcher,
-    Limit,
-    Searcher,
-    SearchInfo,
-    SearchResult,
-    backend,
-)
+from emergo.levels import LEVEL_MAX, LevelSearcher
+from emergo.search import Limit, Searcher, SearchInfo
 
 PROTOCOL_VERSION = 1
 ENGINE_NAME = "Emergo"
@@ -255,7 +247,7 @@ class SpinOption:
 HASH = SpinOption("Hash", 16, 1, 4096)
 """Megabytes of search tables."""
 LEVEL = SpinOption("Level", LEVEL_MAX, 1, LEVEL_MAX)
-"""Playing strength (:data:`emergo.search.LEVELS`): below the maximum the search is capped
+"""Playing strength (:data:`emergo.levels.LEVELS`): below the maximum the search is capped
 and a move drawn among the best lines; ignored by the built-in players."""
 SEED = SpinOption("Seed", 0, 0, 2**31 - 1)
 """Random seed of the levels' draws and of the built-in players (``--player``)."""
@@ -263,43 +255,6 @@ EXPLORATION = SpinOption("Exploration", 35, 0, 1000)
 """``--player mcts``: the UCT constant in hundredths."""
 PLAYOUTS = SpinOption("Playouts", 8, 1, 1024)
 """``--player mcts``: random games per new node of the tree."""
-
-PLAYER_NAMES = ("random", "greedy", "mcts")
-"""What ``--player`` accepts: the players of :mod:`emergo.players` and the MCTS player."""
-
-
-# --- built-in players as searchers ----------------------------------------------------------
-
-
-class PlayerSearcher:
-    """A built-in player of :mod:`emergo.players` behind the :class:`Searcher` interface."""
-
-    def __init__(self, name: str, seed: int = 0) -> None:
-        from emergo.players import PLAYERS
-
-        if name not in PLAYERS:
-            raise ValueError(f"unknown player {name!r}: expected one of {', '.join(PLAYERS)}")
-        self.name = name
-        self._player = PLAYERS[name]
-        self.rng = random.Random(seed)
-
-    def clear(self) -> None:
-        pass
-
-    def search(
-        self,
-        board: Board,
-        limit: Limit,
-        *,
-        multipv: int = 1,
-        on_info: InfoCallback | None = None,
-        stop: threading.Event | None = None,
-    ) -> SearchResult:
-        board = board.copy()
-        if board.outcome() is not None:
-            return SearchResult(None)
-        return SearchResult(self._player(board, self.rng))
-
 
 # --- the engine side ------------------------------------------------------------------------
 
@@ -589,9 +544,13 @@ def main(argv: list[str] | None = None) -> int:
         if kind not in ("auto", "kernel", "python"):
             raise ValueError(f"--backend {kind!r}: expected auto, kernel or python")
         player = opts.get("player")
-        if player is not None and player not in PLAYER_NAMES:
-            known = ", ".join(PLAYER_NAMES)
-            raise ValueError(f"unknown player {player!r}: expected one of {known}")
+        if player is not None:
+            if player not in players.PLAYERS:
+                known = ", ".join(players.PLAYERS)
+                raise ValueError(f"unknown player {player!r}: expected one of {known}")
+            kind = players.PLAYERS[player].backend or kind
+            if players.PLAYERS[player].backend is not None:
+                player = None  # the engine's search at a level: the session applies the level
     except ValueError as e:
         print(f"emergo-engine: {e}\n{USAGE}", file=sys.stderr)
         return 2
@@ -601,19 +560,15 @@ def main(argv: list[str] | None = None) -> int:
 
     def make(hash_mb: int) -> Searcher:
         values = session.values
-        if player == "mcts":
-            try:
-                from emergo.mcts import MCTSSearcher  # needs the C kernel: imported only here
-            except ImportError as e:
-                raise ValueError(f"the mcts player needs the C kernel: {e}") from None
-            return MCTSSearcher(
-                exploration=values["exploration"] / 100,
-                playouts=values["playouts"],
-                seed=values["seed"],
-            )
-        if player is not None:
-            return PlayerSearcher(player, values["seed"])
-        return backend(kind, hash_mb=hash_mb)
+        if player is None:
+            return players.backend(kind, hash_mb=hash_mb)
+        return players.searcher(
+            player,
+            seed=values["seed"],
+            hash_mb=hash_mb,
+            exploration=values["exploration"] / 100 if "exploration" in values else None,
+            playouts=values.get("playouts"),
+        )
 
     out = sys.stdout
 
