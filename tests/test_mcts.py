@@ -12,8 +12,8 @@ import pytest
 from emergo import Board
 from emergo.match import EngineSpec, run_match
 from emergo.mcts import MCTSSearcher, win_rate_score
-from emergo.protocol import parse_line
 from emergo.search import Limit, Score, SearchInfo
+from emergo.wire import parse_line
 
 pytest.importorskip("emergo.kernel")
 

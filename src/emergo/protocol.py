@@ -7,7 +7,7 @@ search runs in a worker thread, so ``stop``, ``ping`` and ``quit`` are answered
 while it thinks.  This module translates; it decides nothing about the rules
 (the board does) or about search (the :class:`~emergo.search.Searcher` does).
 
-The line syntax helpers (:func:`parse_line`, :func:`format_line`) are shared with
+The line syntax, limits and options are the codec :mod:`emergo.wire`, shared with
 the client, :mod:`emergo.engine`.
 """
 
@@ -16,13 +16,22 @@ from __future__ import annotations
 import sys
 import threading
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
 from typing import ClassVar, TextIO
 
 from emergo import players
 from emergo.board import Board, Move
 from emergo.levels import LEVEL_MAX, LevelSearcher
 from emergo.search import Limit, Searcher, SearchInfo
+from emergo.wire import (
+    Field,
+    Option,
+    ProtocolError,
+    format_line,
+    format_seconds,
+    int_field,
+    limit_from_args,
+    parse_line,
+)
 
 PROTOCOL_VERSION = 1
 ENGINE_NAME = "Emergo"
@@ -30,230 +39,20 @@ AUTHOR = "the emergo project"
 DEFAULT_LEVEL = Limit(time=1.0)
 """What ``go`` does when neither it nor ``level`` sets a limit: think one second."""
 
-# --- line syntax ----------------------------------------------------------------------------
-
-_SPECIAL = set(' \t"\\=')
-
-
-def split_line(line: str) -> list[str]:
-    """The tokens of a line: words, ``key=value`` and ``key="quoted value"`` (quotes removed).
-
-    Inside quotes ``\\"`` is a quote and ``\\\\`` a backslash; an unterminated quote
-    runs to the end of the line.
-    """
-    tokens: list[str] = []
-    i, n = 0, len(line)
-    while i < n:
-        if line[i] in " \t\r\n":
-            i += 1
-            continue
-        buf: list[str] = []
-        while i < n and line[i] not in " \t\r\n":
-            c = line[i]
-            if c == '"':
-                i += 1
-                while i < n and line[i] != '"':
-                    if line[i] == "\\" and i + 1 < n:
-                        i += 1
-                    buf.append(line[i])
-                    i += 1
-                i += 1  # the closing quote
-                continue
-            buf.append(c)
-            i += 1
-        tokens.append("".join(buf))
-    return tokens
-
-
-def parse_line(line: str) -> tuple[str, dict[str, str]]:
-    """``(command, args)``: ``key=value`` pairs, and bare words as keys with the value ``""``.
-
-    >>> parse_line('pos pos="b 11/12 d4:w" moves="e5 f4"')
-    ('pos', {'pos': 'b 11/12 d4:w', 'moves': 'e5 f4'})
-    >>> parse_line("go depth=3 infinite")
-    ('go', {'depth': '3', 'infinite': ''})
-    """
-    tokens = split_line(line)
-    if not tokens:
-        return "", {}
-    args: dict[str, str] = {}
-    for token in tokens[1:]:
-        key, _, value = token.partition("=")
-        args[key.lower()] = value
-    return tokens[0].lower(), args
-
-
-def quote(value: str) -> str:
-    """A value as it must be written: bare when it can be, else double-quoted."""
-    if value and not _SPECIAL.intersection(value):
-        return value
-    return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
-
-
-Field = tuple[str, object]
-
-
-def format_line(command: str, fields: Iterable[Field] = ()) -> str:
-    """A command line: ``None`` and ``False`` values are left out, ``True`` is a bare flag.
-
-    >>> format_line("info", [("depth", 3), ("pv", "d4 e5"), ("infinite", True), ("x", None)])
-    'info depth=3 pv="d4 e5" infinite'
-    """
-    parts = [command]
-    for key, value in fields:
-        if value is None or value is False:
-            continue
-        if value is True:
-            parts.append(key)
-        elif isinstance(value, float):
-            parts.append(f"{key}={value:.3f}")
-        else:
-            parts.append(f"{key}={quote(str(value))}")
-    return " ".join(parts)
-
-
-def format_seconds(seconds: float) -> str:
-    """Seconds with at most millisecond precision and no trailing zeros: ``1.5``, ``0.25``."""
-    text = f"{seconds:.3f}".rstrip("0").rstrip(".")
-    return text or "0"
-
-
-class ProtocolError(ValueError):
-    """A command the engine understood but cannot carry out; its message goes in ``error``."""
-
-
-def _int(args: dict[str, str], key: str, minimum: int = 1) -> int | None:
-    if key not in args:
-        return None
-    try:
-        value = int(args[key])
-    except ValueError:
-        raise ProtocolError(f"{key}={args[key]!r} is not a whole number") from None
-    if value < minimum:
-        raise ProtocolError(f"{key}={value} must be at least {minimum}")
-    return value
-
-
-def _seconds(args: dict[str, str], key: str) -> float | None:
-    if key not in args:
-        return None
-    try:
-        value = float(args[key])
-    except ValueError:
-        raise ProtocolError(f"{key}={args[key]!r} is not a number of seconds") from None
-    if not value >= 0 or value == float("inf"):
-        raise ProtocolError(f"{key}={args[key]} must be a number of seconds >= 0")
-    return value
-
-
-LIMIT_KEYS = (
-    "depth",
-    "nodes",
-    "move-time",
-    "time",
-    "inc",
-    "wtime",
-    "btime",
-    "winc",
-    "binc",
-    "moves-to-go",
-    "infinite",
-    "analyse",
-    "analyze",
-)
-
-
-def limit_from_args(args: dict[str, str], white_to_move: bool) -> Limit | None:
-    """The limit a ``go`` or ``level`` line sets, or ``None`` when it names none.
-
-    ``time``/``inc`` are the clock of the player to move; ``wtime``/``btime`` and
-    ``winc``/``binc`` name the clocks by colour.
-    """
-    if not any(k in args for k in LIMIT_KEYS):
-        return None
-    clock, inc = _seconds(args, "time"), _seconds(args, "inc")
-    wtime, btime = _seconds(args, "wtime"), _seconds(args, "btime")
-    winc, binc = _seconds(args, "winc"), _seconds(args, "binc")
-    if white_to_move:
-        wtime, winc = (clock if clock is not None else wtime), (inc if inc is not None else winc)
-    else:
-        btime, binc = (clock if clock is not None else btime), (inc if inc is not None else binc)
-    return Limit(
-        depth=_int(args, "depth"),
-        nodes=_int(args, "nodes"),
-        time=_seconds(args, "move-time"),
-        wtime=wtime,
-        btime=btime,
-        winc=winc,
-        binc=binc,
-        movestogo=_int(args, "moves-to-go"),
-        infinite=any(k in args for k in ("infinite", "analyse", "analyze")),
-    )
-
-
-def limit_fields(limit: Limit) -> list[Field]:
-    """The ``go`` fields that ask for ``limit`` (the inverse of :func:`limit_from_args`)."""
-
-    def sec(x: float | None) -> str | None:
-        return None if x is None else format_seconds(x)
-
-    return [
-        ("depth", limit.depth),
-        ("nodes", limit.nodes),
-        ("move-time", sec(limit.time)),
-        ("wtime", sec(limit.wtime)),
-        ("btime", sec(limit.btime)),
-        ("winc", sec(limit.winc)),
-        ("binc", sec(limit.binc)),
-        ("moves-to-go", limit.movestogo),
-        ("infinite", limit.infinite),
-    ]
-
-
 # --- options --------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class SpinOption:
-    """An integer option the engine declares at the handshake."""
-
-    name: str
-    default: int
-    min: int
-    max: int
-
-    def declaration(self) -> str:
-        fields: list[Field] = [
-            ("name", self.name),
-            ("type", "spin"),
-            ("min", self.min),
-            ("max", self.max),
-            ("default", self.default),
-        ]
-        return format_line("option", fields)
-
-    def parse(self, text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            raise ProtocolError(f"option {self.name} takes a whole number, not {text!r}") from None
-        if not self.min <= value <= self.max:
-            raise ProtocolError(
-                f"option {self.name} must be in {self.min}..{self.max}, not {value}"
-            )
-        return value
-
-
-HASH = SpinOption("Hash", 16, 1, 4096)
+HASH = Option.spin("Hash", 16, 1, 4096)
 """Megabytes of search tables."""
-LEVEL = SpinOption("Level", LEVEL_MAX, 1, LEVEL_MAX)
+LEVEL = Option.spin("Level", LEVEL_MAX, 1, LEVEL_MAX)
 """Playing strength (:data:`emergo.levels.LEVELS`): below the maximum the search is capped
 and a move drawn among the best lines; ignored by the built-in players."""
-SEED = SpinOption("Seed", 0, 0, 2**31 - 1)
+SEED_MAX = 2**31 - 1
+SEED = Option.spin("Seed", 0, 0, SEED_MAX)
 """Random seed of the levels' draws and of the built-in players (``--player``)."""
-EXPLORATION = SpinOption("Exploration", 35, 0, 1000)
+EXPLORATION = Option.spin("Exploration", 35, 0, 1000)
 """``--player mcts``: the UCT constant in hundredths."""
-PLAYOUTS = SpinOption("Playouts", 8, 1, 1024)
+PLAYOUTS = Option.spin("Playouts", 8, 1, 1024)
 """``--player mcts``: random games per new node of the tree."""
 
 # --- the engine side ------------------------------------------------------------------------
@@ -283,8 +82,8 @@ class EngineSession:
         declared = [HASH, LEVEL, SEED]
         if player == "mcts":
             declared += [EXPLORATION, PLAYOUTS]
-        self.options: dict[str, SpinOption] = {o.name.lower(): o for o in declared}
-        self.values: dict[str, int] = {o.name.lower(): o.default for o in declared}
+        self.options: dict[str, Option] = {o.name.lower(): o for o in declared}
+        self.values: dict[str, int] = {o.name.lower(): int(o.default or 0) for o in declared}
         self.values["seed"] = seed
         self._searcher: Searcher | None = None
         self._searcher_key: tuple[int, ...] = ()
@@ -370,7 +169,7 @@ class EngineSession:
             raise ProtocolError(f"unknown option {name!r}: this engine has {known}")
         if "value" not in args:
             raise ProtocolError(f"set-option name={option.name} needs value=...")
-        self.values[option.name.lower()] = option.parse(args["value"])
+        self.values[option.name.lower()] = int(option.text(args["value"]))
 
     def _new_game(self, args: dict[str, str]) -> None:
         if self.searching():
@@ -403,7 +202,7 @@ class EngineSession:
             raise ProtocolError("already searching: send stop first")
         try:
             limit = limit_from_args(args, self.board.turn)
-            multipv = _int(args, "multipv") or 1
+            multipv = int_field(args, "multipv") or 1
             if limit is None:
                 limit = self.level or DEFAULT_LEVEL
             searcher = self.searcher()
@@ -538,8 +337,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         opts = _parse_argv(sys.argv[1:] if argv is None else argv)
         seed = int(opts.get("seed", "0"))
-        if not 0 <= seed <= SEED.max:
-            raise ValueError(f"--seed must be in 0..{SEED.max}")
+        if not 0 <= seed <= SEED_MAX:
+            raise ValueError(f"--seed must be in 0..{SEED_MAX}")
         kind = opts.get("backend", "auto")
         if kind not in ("auto", "kernel", "python"):
             raise ValueError(f"--backend {kind!r}: expected auto, kernel or python")
