@@ -109,7 +109,7 @@ def test_win_rate_score_is_a_logit_in_centimen() -> None:
 
 def test_protocol_player_declares_its_options_and_answers_go() -> None:
     proc = subprocess.run(
-        [sys.executable, "-m", "emergo.protocol", "--player", "mcts"],
+        [sys.executable, "-m", "emergo.cli.engine", "--player", "mcts"],
         input="emergo\ninit\nset-option name=Exploration value=50\nset-option name=Playouts "
         'value=4\npos moves="d4 e5 f6 c5"\ngo move-time=0.2\nping id=1\n',
         capture_output=True,

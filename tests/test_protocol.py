@@ -15,7 +15,7 @@ from emergo import Board
 from emergo.search import Limit
 from emergo.wire import format_line, limit_fields, limit_from_args, parse_line, split_line
 
-ENGINE = [sys.executable, "-m", "emergo.protocol"]
+ENGINE = [sys.executable, "-m", "emergo.cli.engine"]
 
 
 class Session:

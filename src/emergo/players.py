@@ -23,8 +23,10 @@ import random
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
+from types import ModuleType
 from typing import Protocol
 
+from emergo import perft
 from emergo.board import Board, Color, Move
 from emergo.levels import LEVEL_MAX, LevelSearcher
 from emergo.pysearch import PythonSearcher, material
@@ -94,6 +96,8 @@ __all__ = [
     "Player",
     "PlayerSearcher",
     "backend",
+    "count_divide",
+    "count_perft",
     "evaluate_after",
     "greedy_player",
     "material",
@@ -159,6 +163,32 @@ def backend(kind: str = "auto", *, hash_mb: int = 16) -> Searcher:
         else:
             return kernel.Searcher(hash_mb=hash_mb)
     return PythonSearcher(hash_mb=hash_mb)
+
+
+# --- perft by the fastest backend ------------------------------------------------------------
+
+
+def count_perft(board: Board, depth: int, *, reference: bool = False) -> int:
+    """:func:`emergo.perft.perft` by the C kernel when it is built (and not ``reference``)."""
+    fast = None if reference else _kernel()
+    return int(fast.perft(board, depth)) if fast is not None else perft.perft(board, depth)
+
+
+def count_divide(board: Board, depth: int, *, reference: bool = False) -> dict[str, int]:
+    """:func:`emergo.perft.perft_divide` as ``{canonical move text: count}``, fastest backend."""
+    fast = None if reference else _kernel()
+    if fast is not None:
+        return dict(fast.perft_divide(board, depth))
+    return {str(move): n for move, n in perft.perft_divide(board, depth)}
+
+
+def _kernel() -> ModuleType | None:
+    """The C kernel (:mod:`emergo.kernel`), or None when its extension is not built."""
+    try:
+        from emergo import kernel
+    except ImportError:
+        return None
+    return kernel
 
 
 # --- the registry -----------------------------------------------------------------------------

@@ -13,12 +13,10 @@ the client, :mod:`emergo.engine`.
 
 from __future__ import annotations
 
-import sys
 import threading
 from collections.abc import Callable, Iterable
 from typing import ClassVar, TextIO
 
-from emergo import players
 from emergo.board import Board, Move
 from emergo.levels import LEVEL_MAX, LevelSearcher
 from emergo.search import Limit, Searcher, SearchInfo
@@ -299,91 +297,3 @@ def serve(session: EngineSession, stdin: TextIO) -> None:
             return
         if not session.handle(line):
             return
-
-
-USAGE = """usage: emergo-engine [--backend auto|kernel|python] [--player random|greedy|mcts]
-                     [--seed N]
-
-Speaks the emergo engine protocol on stdin/stdout (docs/engine-protocol.md).
-  --backend B   search backend: auto (the C kernel's search when it has one), kernel, python
-  --player P    be a built-in player instead of searching: random, greedy (emergo.players)
-                or mcts (Monte-Carlo tree search on kernel playouts, emergo.mcts; options
-                Exploration and Playouts)
-  --seed N      random seed of the level draws and of --player (also the option Seed)
-"""
-
-
-def _parse_argv(argv: list[str]) -> dict[str, str]:
-    # Hand-rolled: argparse alone would cost a noticeable part of the start-up time.
-    opts: dict[str, str] = {}
-    it = iter(argv)
-    for arg in it:
-        if arg in ("-h", "--help"):
-            opts["help"] = ""
-            continue
-        key, eq, value = arg.partition("=")
-        if key not in ("--backend", "--player", "--seed"):
-            raise ValueError(f"unknown argument {arg!r}")
-        if not eq:
-            value = next(it, "")
-            if not value:
-                raise ValueError(f"{key} needs a value")
-        opts[key[2:]] = value
-    return opts
-
-
-def main(argv: list[str] | None = None) -> int:
-    """The ``emergo-engine`` command."""
-    try:
-        opts = _parse_argv(sys.argv[1:] if argv is None else argv)
-        seed = int(opts.get("seed", "0"))
-        if not 0 <= seed <= SEED_MAX:
-            raise ValueError(f"--seed must be in 0..{SEED_MAX}")
-        kind = opts.get("backend", "auto")
-        if kind not in ("auto", "kernel", "python"):
-            raise ValueError(f"--backend {kind!r}: expected auto, kernel or python")
-        player = opts.get("player")
-        if player is not None:
-            if player not in players.PLAYERS:
-                known = ", ".join(players.PLAYERS)
-                raise ValueError(f"unknown player {player!r}: expected one of {known}")
-            kind = players.PLAYERS[player].backend or kind
-            if players.PLAYERS[player].backend is not None:
-                player = None  # the engine's search at a level: the session applies the level
-    except ValueError as e:
-        print(f"emergo-engine: {e}\n{USAGE}", file=sys.stderr)
-        return 2
-    if "help" in opts:
-        print(USAGE)
-        return 0
-
-    def make(hash_mb: int) -> Searcher:
-        values = session.values
-        if player is None:
-            return players.backend(kind, hash_mb=hash_mb)
-        return players.searcher(
-            player,
-            seed=values["seed"],
-            hash_mb=hash_mb,
-            exploration=values["exploration"] / 100 if "exploration" in values else None,
-            playouts=values.get("playouts"),
-        )
-
-    out = sys.stdout
-
-    def send(line: str) -> None:
-        out.write(line + "\n")
-        out.flush()
-
-    session = EngineSession(send, make, player=player, seed=seed)
-    try:
-        serve(session, sys.stdin)
-    except KeyboardInterrupt:
-        session.handle("quit")
-    except BrokenPipeError:  # the front end went away
-        pass
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())
