@@ -125,6 +125,7 @@ def test_protocol_player_declares_its_options_and_answers_go() -> None:
     assert done and opening().parse_move(done[0]["move"]) in opening().legal_moves
 
 
+@pytest.mark.slow
 def test_mcts_beats_random_in_a_tiny_match() -> None:
     result = run_match(
         [EngineSpec.builtin("mcts", limit=Limit(time=0.02)), EngineSpec.builtin("random")],

@@ -137,7 +137,7 @@ def test_no_move_when_the_game_is_over_R18() -> None:
     assert PythonSearcher().search(board, Limit(depth=2)).move is None
 
 
-@pytest.mark.parametrize("make", ["python", "level", "mcts"])
+@pytest.mark.parametrize("make", ["python", "level", pytest.param("mcts", marks=pytest.mark.slow)])
 def test_a_second_concurrent_search_raises_at_once(make: str) -> None:
     import threading
 
