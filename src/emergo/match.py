@@ -282,9 +282,6 @@ def load_openings(path: str | Path | None = None, *, variant: str | None = None)
 
 # --- engines ----------------------------------------------------------------------------------
 
-BUILTIN_ENGINES = tuple(PLAYERS)
-"""Names that need no command: the built-in computers of :data:`emergo.players.PLAYERS`."""
-
 DEFAULT_LIMIT = Limit(time=0.1)
 """The limit of an engine whose spec sets none."""
 
@@ -318,9 +315,7 @@ class EngineSpec:
     ) -> EngineSpec:
         """A built-in computer (:data:`emergo.players.PLAYERS`) as an ``emergo-engine`` process."""
         if name not in PLAYERS:
-            raise ValueError(
-                f"unknown built-in engine {name!r}: expected {', '.join(BUILTIN_ENGINES)}"
-            )
+            raise ValueError(f"unknown built-in engine {name!r}: expected {', '.join(PLAYERS)}")
         command = (sys.executable, "-m", "emergo.cli.engine", "--player", name)
         return cls(name, command, dict(options or {}), limit, tc, timeout)
 
@@ -352,12 +347,12 @@ def parse_engine_spec(text: str, defaults: str = "") -> EngineSpec:
     for word in words:
         key, eq, value = word.partition("=")
         if not eq:
-            if word in BUILTIN_ENGINES:
+            if word in PLAYERS:
                 builtin = word
                 continue
             raise ValueError(
                 f"engine spec {text!r}: {word!r} is not key=value nor a built-in name "
-                f"({', '.join(BUILTIN_ENGINES)})"
+                f"({', '.join(PLAYERS)})"
             )
         if key.startswith("option."):
             options[key[len("option.") :]] = value
@@ -383,9 +378,7 @@ def parse_engine_spec(text: str, defaults: str = "") -> EngineSpec:
         name = values.get("name") or Path(command[0]).name
         return EngineSpec(name, command, options, limit, tc, timeout)
     if builtin is None:
-        raise ValueError(
-            f"engine spec {text!r} needs cmd=... or one of {', '.join(BUILTIN_ENGINES)}"
-        )
+        raise ValueError(f"engine spec {text!r} needs cmd=... or one of {', '.join(PLAYERS)}")
     spec = EngineSpec.builtin(builtin, options=options, limit=limit, tc=tc, timeout=timeout)
     return replace(spec, name=values.get("name", builtin))
 

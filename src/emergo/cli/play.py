@@ -36,7 +36,7 @@ from emergo.svg import View
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    kinds = ("human", *COMPUTERS)
+    kinds = ("human", *PLAYERS)
     p = sub.add_parser(
         "play",
         help="play a game in the terminal",
@@ -52,7 +52,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     )
     p.add_argument("--white", choices=kinds, help="who plays White (default human)")
     p.add_argument("--black", choices=kinds, help="who plays Black (default human)")
-    p.add_argument("--opponent", choices=COMPUTERS, help="play against this computer")
+    p.add_argument("--opponent", choices=list(PLAYERS), help="play against this computer")
     p.add_argument(
         "--color", choices=("white", "black"), help="your colour against --opponent (white)"
     )
@@ -107,10 +107,6 @@ class _Style:
 
     def __call__(self, text: str, code: str) -> str:
         return f"\x1b[{code}m{text}\x1b[0m" if self.on else text
-
-
-COMPUTERS = tuple(PLAYERS)
-"""The built-in computers (:data:`emergo.players.PLAYERS`); they get ``--movetime`` a move."""
 
 
 class PlaySession:
