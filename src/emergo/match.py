@@ -16,10 +16,9 @@
   by a time forfeit or by an engine failing (a crash, an illegal move: it loses);
 * every game is written as a record (:mod:`emergo.record`).
 
-The built-in players take part as engines through ``emergo-engine --player NAME``:
-name them ``random``, ``greedy`` (:mod:`emergo.players`) or ``mcts``
-(:mod:`emergo.mcts`); ``engine`` is ``emergo-engine`` itself (the best search
-backend there is) and ``python`` the engine with the interim Python search.
+The built-in computers (:data:`emergo.players.PLAYERS`: ``random``, ``greedy``,
+``mcts``, ``engine``, ``python``) take part as engines through
+``emergo-engine --player NAME``.
 """
 
 from __future__ import annotations

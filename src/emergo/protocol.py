@@ -1,4 +1,4 @@
-"""The engine's text protocol on stdin/stdout: ``emergo-engine`` (docs/engine-protocol.md).
+"""The engine's side of the text protocol: :class:`EngineSession` (docs/engine-protocol.md).
 
 Line based, in the spirit of UCI and Scan's Hub protocol: every line is a command
 word followed by ``key=value`` pairs or bare flags; a value holding spaces is
@@ -8,7 +8,8 @@ while it thinks.  This module translates; it decides nothing about the rules
 (the board does) or about search (the :class:`~emergo.search.Searcher` does).
 
 The line syntax, limits and options are the codec :mod:`emergo.wire`, shared with
-the client, :mod:`emergo.engine`.
+the client, :mod:`emergo.engine`.  The ``emergo-engine`` command that runs a
+session on stdin/stdout is :mod:`emergo.cli.engine`.
 """
 
 from __future__ import annotations
