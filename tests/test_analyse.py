@@ -14,13 +14,14 @@ from emergo.analyse import (
     final_score,
     format_score,
     mark_of,
-    position_report,
     review_game,
     white_view,
 )
 from emergo.board import BLACK, WHITE
+from emergo.cli.analyse import position_report, review_summary
+from emergo.pysearch import PythonSearcher
 from emergo.record import Game, read_game, write_game
-from emergo.search import InfoCallback, Limit, PythonSearcher, Score, SearchInfo, SearchResult
+from emergo.search import InfoCallback, Limit, Score, SearchInfo, SearchResult
 
 
 class Scripted:
@@ -119,7 +120,7 @@ def test_review_measures_each_moves_loss_against_the_best() -> None:
     c5 = review.moves[3]
     assert c5.before == Score.cp(50) and c5.after == Score.cp(-250)  # for Black
     assert review.mistakes(BLACK) == [c5] and review.mistakes(WHITE) == []
-    summary = review.summary()
+    summary = review_summary(review)
     assert "Ann (White) vs Bob (Black): *, 4 plies" in summary
     assert "Black: 1 blunder, 0 mistakes, 0 inaccuracies; mean loss 150 centi-men" in summary
     assert "2... c5 ?? lost 3.00 (best a5, -0.50 -> +2.50)" in summary

@@ -8,6 +8,8 @@ import sys
 from pathlib import Path
 from types import ModuleType
 
+import pytest
+
 from emergo import Board
 from emergo.match import load_openings
 from emergo.record import read_games
@@ -121,6 +123,7 @@ def test_match_help_and_a_tiny_match_through_the_cli(tmp_path: Path) -> None:
     assert bad.returncode == 2 and "at least two engines" in bad.stderr
 
 
+@pytest.mark.slow
 def test_match_example_of_the_docs_runs(tmp_path: Path) -> None:
     # docs/engine.md: the engine against the MCTS baseline (here two games, short times).
     records = str(tmp_path / "m.egn")

@@ -20,7 +20,7 @@ from emergo.engine import (
     SimpleEngine,
 )
 
-ENGINE = [sys.executable, "-m", "emergo.protocol"]
+ENGINE = [sys.executable, "-m", "emergo.cli.engine"]
 
 # A scripted engine: it does the handshake, answers ping, and then behaves as argv[1] says.
 FAKE = textwrap.dedent(

@@ -10,21 +10,17 @@ import pytest
 
 from emergo import Board
 from emergo.board import Move
-from emergo.search import (
+from emergo.levels import (
     LEVEL_MAX,
     LEVELS,
-    InfoCallback,
     LevelSearcher,
-    Limit,
-    PythonSearcher,
-    Score,
-    SearchInfo,
-    SearchResult,
-    backend,
     choose_line,
     level_limit,
     level_setting,
 )
+from emergo.players import backend
+from emergo.pysearch import PythonSearcher
+from emergo.search import InfoCallback, Limit, Score, SearchInfo, SearchResult
 
 
 class Ranked:

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from emergo import Board
+from emergo.cli import main
 from emergo.match import (
     OPENINGS_FILE,
     SPRT,
@@ -22,7 +23,6 @@ from emergo.match import (
     expected_score,
     load_openings,
     logistic_elo,
-    main,
     parse_engine_spec,
     parse_openings,
     parse_tc,
@@ -324,9 +324,8 @@ def test_engine_that_cannot_start_fails_the_match_clearly() -> None:
 
 def test_match_command_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     records = tmp_path / "cli.txt"
-    status = main(
-        ["-e", "random", "-e", "greedy", "-n", "2", "--max-plies", "12", "--records", str(records)]
-    )
+    argv = ["-e", "random", "-e", "greedy", "-n", "2", "--max-plies", "12"]
+    status = main(["match", *argv, "--records", str(records)])
     out, err = capsys.readouterr()
     assert status == 0
     assert "random vs greedy" in out and "Elo" in out
@@ -346,7 +345,7 @@ def test_match_command_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) 
 def test_match_command_line_errors(
     argv: list[str], message: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    assert main(argv) == 2
+    assert main(["match", *argv]) == 2
     assert message in capsys.readouterr().err
 
 

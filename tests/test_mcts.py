@@ -12,8 +12,8 @@ import pytest
 from emergo import Board
 from emergo.match import EngineSpec, run_match
 from emergo.mcts import MCTSSearcher, win_rate_score
-from emergo.protocol import parse_line
 from emergo.search import Limit, Score, SearchInfo
+from emergo.wire import parse_line
 
 pytest.importorskip("emergo.kernel")
 
@@ -109,7 +109,7 @@ def test_win_rate_score_is_a_logit_in_centimen() -> None:
 
 def test_protocol_player_declares_its_options_and_answers_go() -> None:
     proc = subprocess.run(
-        [sys.executable, "-m", "emergo.protocol", "--player", "mcts"],
+        [sys.executable, "-m", "emergo.cli.engine", "--player", "mcts"],
         input="emergo\ninit\nset-option name=Exploration value=50\nset-option name=Playouts "
         'value=4\npos moves="d4 e5 f6 c5"\ngo move-time=0.2\nping id=1\n',
         capture_output=True,
@@ -125,6 +125,7 @@ def test_protocol_player_declares_its_options_and_answers_go() -> None:
     assert done and opening().parse_move(done[0]["move"]) in opening().legal_moves
 
 
+@pytest.mark.slow
 def test_mcts_beats_random_in_a_tiny_match() -> None:
     result = run_match(
         [EngineSpec.builtin("mcts", limit=Limit(time=0.02)), EngineSpec.builtin("random")],

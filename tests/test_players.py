@@ -11,17 +11,22 @@ from emergo import WHITE, Board
 from emergo.players import (
     PLAYERS,
     WIN_SCORE,
+    Player,
     evaluate_after,
     greedy_player,
     material,
     random_player,
+    searcher,
 )
+from emergo.search import Limit
+
+CHOOSERS: dict[str, Player] = {"random": random_player, "greedy": greedy_player}
 
 LIVE = [v["position"] for v in oracle_positions() if v["result"] == "*"]
 OVER = [v["position"] for v in oracle_positions() if v["result"] != "*"]
 
 
-@pytest.mark.parametrize("name", sorted(PLAYERS))
+@pytest.mark.parametrize("name", sorted(CHOOSERS))
 @pytest.mark.parametrize("position", LIVE)
 def test_player_returns_a_legal_move_and_leaves_the_board_alone(name: str, position: str) -> None:
     board = Board(position)
@@ -29,28 +34,28 @@ def test_player_returns_a_legal_move_and_leaves_the_board_alone(name: str, posit
     if board.outcome() is not None:
         board = Board(position)
     before_position, before_stack = board.position(), list(board.move_stack)
-    move = PLAYERS[name](board, random.Random(1))
+    move = CHOOSERS[name](board, random.Random(1))
     assert move in board.legal_moves
     assert board.position() == before_position
     assert board.move_stack == before_stack
 
 
-@pytest.mark.parametrize("name", sorted(PLAYERS))
+@pytest.mark.parametrize("name", sorted(CHOOSERS))
 def test_player_is_a_pure_function_of_board_and_rng(name: str) -> None:
     def game(seed: int) -> list[str]:
         board, rng = Board(variant="7x7"), random.Random(seed)
         while board.outcome() is None and len(board.move_stack) < 60:
-            board.push(PLAYERS[name](board, rng))
+            board.push(CHOOSERS[name](board, rng))
         return [str(m) for m in board.move_stack]
 
     assert game(5) == game(5)
 
 
-@pytest.mark.parametrize("name", sorted(PLAYERS))
+@pytest.mark.parametrize("name", sorted(CHOOSERS))
 @pytest.mark.parametrize("position", OVER)
 def test_player_without_legal_move_raises_R18_R19a(name: str, position: str) -> None:
     with pytest.raises(ValueError, match="no legal move"):
-        PLAYERS[name](Board(position), random.Random(0))
+        CHOOSERS[name](Board(position), random.Random(0))
 
 
 def test_random_player_uses_every_move() -> None:
@@ -104,3 +109,21 @@ def test_greedy_beats_random() -> None:
         winner = board.outcome().winner  # type: ignore[union-attr]
         score += 1 if winner == greedy_color else 0
     assert score >= 8
+
+
+def test_the_registry_names_every_computer_with_a_description() -> None:
+    assert list(PLAYERS) == ["random", "greedy", "mcts", "engine", "python"]
+    for name, entry in PLAYERS.items():
+        assert entry.name == name and entry.description
+
+
+@pytest.mark.parametrize("name", ["random", "greedy", "python"])
+def test_every_registry_entry_makes_a_searcher_that_plays_a_legal_move(name: str) -> None:
+    board = Board(variant="7x7")
+    result = searcher(name, seed=3, level=1).search(board, Limit(depth=2))
+    assert result.move in board.legal_moves
+
+
+def test_an_unknown_player_is_a_clear_error() -> None:
+    with pytest.raises(ValueError, match="unknown player 'nobody'"):
+        searcher("nobody")

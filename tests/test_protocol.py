@@ -12,10 +12,10 @@ from collections.abc import Iterator
 import pytest
 
 from emergo import Board
-from emergo.protocol import format_line, limit_fields, limit_from_args, parse_line, split_line
 from emergo.search import Limit
+from emergo.wire import format_line, limit_fields, limit_from_args, parse_line, split_line
 
-ENGINE = [sys.executable, "-m", "emergo.protocol"]
+ENGINE = [sys.executable, "-m", "emergo.cli.engine"]
 
 
 class Session:
@@ -347,3 +347,20 @@ def test_bad_command_line_exits_with_usage() -> None:
     )
     assert proc.returncode == 2
     assert "unknown player 'clever'" in proc.stderr
+
+
+def test_one_option_type_declares_reads_back_and_checks_values() -> None:
+    from emergo.wire import Option, ProtocolError
+
+    for option in (
+        Option.spin("Hash", 16, 1, 4096),
+        Option("Style", "combo", "calm", vars=("calm", "wild")),
+        Option("Ponder", "check", "false"),
+    ):
+        command, fields = parse_line(option.declaration())
+        assert command == "option" and Option.from_fields(fields) == option
+    assert Option.spin("Hash", 16, 1, 4096).text(64) == "64"
+    with pytest.raises(ProtocolError, match=r"Hash must be in 1\.\.4096, not 0"):
+        Option.spin("Hash", 16, 1, 4096).text("0")
+    with pytest.raises(ProtocolError, match="one of calm, wild"):
+        Option("Style", "combo", "calm", vars=("calm", "wild")).text("mad")

@@ -112,6 +112,7 @@ def test_docs_example_is_canonical_and_is_abstractplay_game_1() -> None:
     assert texts(game) == [p["played"] for p in ap_games()[0]["plies"]]
 
 
+@pytest.mark.slow
 def test_abstractplay_games_stream_back_with_results_and_terminations_R18_R19(
     tmp_path: Path,
 ) -> None:
@@ -597,6 +598,7 @@ def random_games(draw: st.DrawFn) -> tuple[Game, Board]:
     return game, board
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(random_games(), st.sampled_from(["oblique", "checker"]))
 def test_write_read_round_trip(case: tuple[Game, Board], names: str) -> None:

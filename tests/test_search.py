@@ -8,15 +8,9 @@ import time
 import pytest
 
 from emergo import Board
-from emergo.search import (
-    Limit,
-    PythonSearcher,
-    Score,
-    Searcher,
-    SearchInfo,
-    backend,
-    time_budget,
-)
+from emergo.players import backend
+from emergo.pysearch import PythonSearcher
+from emergo.search import Limit, Score, Searcher, SearchInfo, time_budget
 
 
 def opening() -> Board:
@@ -141,3 +135,34 @@ def test_a_stopped_search_still_returns_a_legal_move() -> None:
 def test_no_move_when_the_game_is_over_R18() -> None:
     board = Board("b 0/0 d4:w")  # Black has nothing: he has lost
     assert PythonSearcher().search(board, Limit(depth=2)).move is None
+
+
+@pytest.mark.parametrize("make", ["python", "level", pytest.param("mcts", marks=pytest.mark.slow)])
+def test_a_second_concurrent_search_raises_at_once(make: str) -> None:
+    import threading
+
+    from emergo.levels import LevelSearcher
+
+    searcher: Searcher
+    if make == "python":
+        searcher = PythonSearcher()
+    elif make == "level":
+        searcher = LevelSearcher(PythonSearcher(), 3)
+    else:
+        mcts = pytest.importorskip("emergo.mcts")
+        searcher = mcts.MCTSSearcher()
+    started, stop = threading.Event(), threading.Event()
+    thread = threading.Thread(
+        target=searcher.search,
+        args=(opening(), Limit(infinite=True)),
+        kwargs={"on_info": lambda info: started.set(), "stop": stop},
+    )
+    thread.start()
+    try:
+        assert started.wait(10)
+        with pytest.raises(RuntimeError, match="already searching"):
+            searcher.search(opening(), Limit(depth=1))
+    finally:
+        stop.set()
+        thread.join()
+    assert searcher.search(opening(), Limit(depth=1)).move is not None  # free again

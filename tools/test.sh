@@ -8,6 +8,7 @@ python3 -m venv .venv
 echo "== ruff check"; .venv/bin/ruff check .
 echo "== ruff format --check"; .venv/bin/ruff format --check .
 echo "== mypy --strict"; .venv/bin/mypy
+echo "== lint-imports (the layers of the module map)"; .venv/bin/lint-imports
 echo "== pytest"; .venv/bin/python -m pytest -q
 if [ -f tools/sanitize.sh ]; then
   echo "== kernel under -fsanitize=address,undefined"; bash tools/sanitize.sh

@@ -1,4 +1,4 @@
-"""Analysis for people: a position's evaluation and best lines, and reviews of whole games.
+"""Analysis: a position's evaluation and best lines, and reviews of whole games (data only).
 
 Scores for people are written from **White's point of view** (as in annotated
 chess games), in men with two decimals: ``+1.35`` means White is ahead by about
@@ -12,6 +12,7 @@ the move played: the difference is the *loss*, in centi-men, and big losses are
 marked like the NAG-less PGN habits: ``?!`` an inaccuracy, ``?`` a mistake, ``??``
 a blunder (:data:`MARKS`).  :meth:`GameReview.annotated` writes the evaluations
 and marks as record comments, ``{+1.35/12}`` after each move (docs/engine.md).
+The terminal reports of ``emergo analyse`` are made in :mod:`emergo.cli.analyse`.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
-from emergo.board import COLOR_NAMES, WHITE, Board, Color, Move
+from emergo.board import WHITE, Board, Color, Move
 from emergo.geometry import Names
 from emergo.record import Game
 from emergo.search import Limit, Score, Searcher, SearchInfo
@@ -140,31 +141,6 @@ def analyse_position(
     return (replace(best, score=earlier(best.score, n), pv=(*forced, *best.pv), multipv=1),)
 
 
-def position_report(
-    board: Board, infos: tuple[SearchInfo, ...], *, names: Names = "oblique"
-) -> str:
-    """What ``emergo analyse POSITION`` prints: the position, the evaluation and the lines."""
-    mover = COLOR_NAMES[board.turn]
-    lines = [f"position: {board.position()} ({mover} to move)"]
-    final = final_score(board)
-    outcome = board.outcome()
-    if final is not None and outcome is not None:
-        lines.append(f"game over: {outcome.result()} ({outcome.reason()})")
-        return "\n".join(lines)
-    if not infos:
-        lines.append("no analysis (the search reported no line)")
-        return "\n".join(lines)
-    best = infos[0]
-    lines.append(
-        f"evaluation: {format_score(white_view(best.score, board.turn))} (White's view)  "
-        f"depth {best.depth}  nodes {best.nodes}  time {best.time:.2f} s"
-    )
-    for info in infos:
-        score = eval_token(white_view(info.score, board.turn), info.depth)
-        lines.append(f"{info.multipv:>2}. {score:>12}  {line_text(board, info.pv, names)}")
-    return "\n".join(lines)
-
-
 def line_text(board: Board, pv: tuple[Move, ...], names: Names = "oblique") -> str:
     """A line of moves from ``board`` (left unchanged) as move texts (R21), space-separated."""
     scratch = board.copy()
@@ -257,35 +233,6 @@ class GameReview:
         """The ``count`` moves of ``color`` that lost most (marked ones only), worst first."""
         marked = [r for r in self.moves if r.mover == color and r.mark]
         return sorted(marked, key=lambda r: (-r.loss, r.ply))[:count]
-
-    def summary(self, names: Names = "oblique", count: int = 3) -> str:
-        """Per side: the marks counted, the mean loss, and the biggest mistakes."""
-        headers = self.game.headers
-        lines = [
-            f"{headers.get('White', '?')} (White) vs {headers.get('Black', '?')} (Black): "
-            f"{headers.get('Result', '*')}, {len(self.game.moves)} plies"
-        ]
-        for color in (WHITE, not WHITE):
-            own = [r for r in self.moves if r.mover == color]
-            counts = {name: sum(r.kind == name for r in own) for _, _, name in MARKS}
-            mean = sum(r.loss for r in own) / len(own) if own else 0.0
-            tally = ", ".join(f"{n} {_plural(name, n)}" for name, n in counts.items())
-            lines.append(f"  {COLOR_NAMES[color]}: {tally}; mean loss {mean:.0f} centi-men")
-            for r in self.mistakes(color, count):
-                board = self.position_before(r.ply)
-                best = board.move_text(r.best, names) if r.best is not None else "?"
-                lines.append(
-                    f"    {self.label(r, names)} {r.mark} lost {r.loss / 100:.2f} "
-                    f"(best {best}, {format_score(white_view(r.before, r.mover))} -> "
-                    f"{format_score(white_view(r.after, r.mover))})"
-                )
-        return "\n".join(lines)
-
-
-def _plural(name: str, n: int) -> str:
-    if n == 1:
-        return name
-    return name[:-1] + "ies" if name.endswith("y") else name + "s"
 
 
 ProgressCallback = Callable[[int, int], None]

@@ -3,7 +3,7 @@
 Three figures per side, from the same start and the same sampled positions:
 
 * random games/s -- whole uniformly random games to their end (R18, R19).  The
-  reference loop is ``while b.outcome() is None: b._make(rng.choice(b.moves()))``;
+  reference loop is ``while b.outcome() is None: b.push_unchecked(rng.choice(b.moves()))``;
   the kernel's is :func:`emergo.kernel.playouts`.
 * legal-move generations/s -- complete legal-move generation on positions
   sampled from random games (reference: ``b._moves = None; b.generate()``).
@@ -26,8 +26,7 @@ quiescence search.  The target is at least 5 M nodes/s on one core.
 
 from __future__ import annotations
 
-import argparse
-import json
+import importlib
 import random
 import sys
 import time
@@ -35,7 +34,6 @@ from collections.abc import Callable
 from typing import Any
 
 from emergo.board import COLORS, Board
-from emergo.geometry import VARIANTS
 
 TARGET_GAMES = 60_000
 TARGET_RATIO = 25.0
@@ -83,7 +81,7 @@ def reference_game(variant: str, rng: random.Random) -> int:
     """One random game in the rules library; returns its length in plies."""
     b = Board(variant=variant)
     while b.outcome() is None:
-        b._make(rng.choice(b.moves()))
+        b.push_unchecked(rng.choice(b.moves()))
     return len(b.move_stack)
 
 
@@ -97,7 +95,7 @@ def reference_perft(board: Board, depth: int) -> int:
         return board.generate().count()
     total = 0
     for move in board.moves():
-        board._make(move)
+        board.push_unchecked(move)
         total += reference_perft(board, depth - 1)
         board.pop()
     return total
@@ -111,7 +109,7 @@ def sample_positions(variant: str, seed: int) -> list[str]:
         b = Board(variant=variant)
         while b.outcome() is None:
             positions.append(b.position())
-            b._make(rng.choice(b.moves()))
+            b.push_unchecked(rng.choice(b.moves()))
     return positions
 
 
@@ -346,86 +344,11 @@ def run(
     return report
 
 
-def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="emergo bench",
-        description="Speed of the C kernel and the pure-Python reference, measured in one run.",
-    )
-    parser.add_argument("--variant", choices=VARIANTS, default="9x9", help="board (default 9x9)")
-    side = parser.add_mutually_exclusive_group()
-    side.add_argument("--kernel-only", action="store_true", help="measure the C kernel only")
-    side.add_argument(
-        "--reference-only", "--reference", action="store_true", help="measure the reference only"
-    )
-    side.add_argument(
-        "--search",
-        action="store_true",
-        help="only the search part: the suite to a fixed depth, total nodes (signature), nodes/s",
-    )
-    parser.add_argument(
-        "--no-search", action="store_true", help="leave out the search part of the kernel figures"
-    )
-    parser.add_argument(
-        "--depth",
-        type=int,
-        default=SEARCH_DEPTH,
-        metavar="N",
-        help=f"depth of the search part (default {SEARCH_DEPTH})",
-    )
-    parser.add_argument(
-        "--seconds",
-        type=float,
-        default=2.0,
-        metavar="S",
-        help="time budget of each figure on each side (default 2)",
-    )
-    parser.add_argument(
-        "--games", type=int, metavar="N", help="play exactly N random games per side"
-    )
-    parser.add_argument("--seed", type=int, default=1, help="random seed (default 1)")
-    parser.add_argument("--json", action="store_true", help="print the figures as JSON")
-    parser.add_argument(
-        "--check",
-        action="store_true",
-        help="exit 1 when a target (60,000 games/s, 25x the reference, 5 M search nodes/s) "
-        "is missed",
-    )
-    return parser
-
-
 def main(argv: list[str] | None = None) -> int:
-    """Run the benchmark; 0 on success, 1 when the kernel is missing or ``--check`` fails."""
-    parser = _parser()
-    args = parser.parse_args(argv)
-    if args.seconds <= 0:
-        parser.error("--seconds must be positive")
-    if args.games is not None and args.games < 1:
-        parser.error("--games must be at least 1")
-    if not 1 <= args.depth <= 100:
-        parser.error("--depth must be 1..100")
-    kernel_side = not args.reference_only
-    if kernel_side:
-        try:
-            from emergo import kernel  # noqa: F401
-        except ImportError as e:
-            print(
-                f"emergo bench: {e}; --reference-only measures the reference alone", file=sys.stderr
-            )
-            return 1
-    report = run(
-        args.variant,
-        args.seconds,
-        args.games,
-        args.seed,
-        kernel_side=kernel_side and not args.search,
-        reference_side=not args.kernel_only and not args.search,
-        search_depth=args.depth if kernel_side and not args.no_search else None,
-    )
-    print(json.dumps(report, indent=2) if args.json else table(report))
-    if args.check and not all(report.get("targets", {}).values()):
-        return 1
-    return 0
+    """``emergo bench`` with these arguments (for old callers; the command is emergo.cli.bench).
 
-
-if __name__ == "__main__":
-    sys.exit(main())
+    Looked up when called, so the library does not depend on the command line.
+    """
+    cli = importlib.import_module("emergo.cli")
+    status: int = cli.main(["bench", *(sys.argv[1:] if argv is None else argv)])
+    return status

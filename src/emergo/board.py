@@ -256,7 +256,8 @@ class Board:
     """A position plus the moves that led to it from its root position.
 
     >>> board = Board()
-    >>> board.push_move("d4")
+    >>> str(board.push_move("d4"))
+    'd4'
     >>> board.position()
     'b 11/12 d4:w'
     >>> len(board.legal_moves)
@@ -382,12 +383,25 @@ class Board:
         return Board(self.position(), variant=self.variant)
 
     def __eq__(self, other: object) -> bool:
+        """The same position: variant, stacks, hands and turn (not the move stack).
+
+        The Zobrist key only rejects quickly: two positions whose keys collide
+        are still told apart by their state.
+        """
         if not isinstance(other, Board):
             return NotImplemented
-        return self.variant == other.variant and self._key() == other._key()
+        return (
+            self._key() == other._key()
+            and self.variant == other.variant
+            and self.turn == other.turn
+            and self._hand == other._hand
+            and self._owned == other._owned
+            and self._caps == other._caps
+            and self._prisoners == other._prisoners
+        )
 
     def __hash__(self) -> int:
-        return hash((self.variant, self._key()))
+        return hash((self.variant, self._key()))  # equal positions have equal keys
 
     def __repr__(self) -> str:
         return f"Board({self.position()!r})"
@@ -672,6 +686,14 @@ class Board:
         """Play a legal move; an illegal one raises IllegalMoveError and changes nothing."""
         if not self.is_legal(move):
             raise IllegalMoveError(f"illegal move {self.move_text(move)}: {self.explain(move)}")
+        self._make(move)
+
+    def push_unchecked(self, move: Move) -> None:
+        """Play a move without checking it, for trusted callers (searches, perft, playouts).
+
+        The move must be legal here, e.g. one of :meth:`moves`; no check is made, and
+        an illegal move corrupts the board (python-chess's ``push`` is the same).
+        """
         self._make(move)
 
     def pop(self) -> Move:

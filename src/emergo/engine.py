@@ -27,8 +27,8 @@ from types import TracebackType
 from typing import IO, NamedTuple, TypedDict
 
 from emergo.board import Board, Move
-from emergo.protocol import format_line, limit_fields, parse_line
 from emergo.search import Limit, Score
+from emergo.wire import Option, ProtocolError, format_line, limit_fields, parse_line
 
 __all__ = [
     "EngineError",
@@ -68,48 +68,6 @@ class InfoDict(TypedDict, total=False):
     time: float
     pv: list[Move]
     string: str
-
-
-@dataclass(frozen=True)
-class Option:
-    """An option the engine declared at the handshake."""
-
-    name: str
-    type: str
-    default: str | None = None
-    min: int | None = None
-    max: int | None = None
-    vars: tuple[str, ...] = ()
-
-    def parse(self, value: object) -> str:
-        """The protocol text of a value for this option; raises :class:`EngineError` if bad."""
-        if self.type == "spin":
-            if isinstance(value, bool) or not isinstance(value, int | str):
-                raise EngineError(f"option {self.name} takes a whole number, not {value!r}")
-            try:
-                number = int(value)
-            except ValueError:
-                raise EngineError(
-                    f"option {self.name} takes a whole number, not {value!r}"
-                ) from None
-            if (self.min is not None and number < self.min) or (
-                self.max is not None and number > self.max
-            ):
-                raise EngineError(
-                    f"option {self.name} must be in {self.min}..{self.max}, not {number}"
-                )
-            return str(number)
-        if self.type == "check":
-            if isinstance(value, bool):
-                return "true" if value else "false"
-            if str(value).lower() in ("true", "false"):
-                return str(value).lower()
-            raise EngineError(f"option {self.name} takes true or false, not {value!r}")
-        if self.type == "combo" and self.vars and str(value) not in self.vars:
-            raise EngineError(
-                f"option {self.name} takes one of {', '.join(self.vars)}, not {value!r}"
-            )
-        return str(value)
 
 
 @dataclass(frozen=True)
@@ -212,7 +170,7 @@ class SimpleEngine:
             if command == "id":
                 self.id.update(args)
             elif command == "option" and "name" in args:
-                self.options[args["name"]] = _option(args)
+                self.options[args["name"]] = Option.from_fields(args)
             elif command == "wait":
                 break
         self.send("init")
@@ -275,7 +233,10 @@ class SimpleEngine:
             if opt is None:
                 have = ", ".join(self.options) or "none"
                 raise EngineError(f"{self.name} has no option {name!r} (it has: {have})")
-            texts.append((opt.name, opt.parse(value)))
+            try:
+                texts.append((opt.name, opt.text(value)))
+            except ProtocolError as e:
+                raise EngineError(str(e)) from None
         for name, text in texts:
             self.send(format_line("set-option", [("name", name), ("value", text)]))
         errors = self.ping()
@@ -470,23 +431,6 @@ class SimpleEngine:
         tail = "\n".join(self._stderr)
         detail = f"; its last error output:\n{tail}" if tail else ""
         return EngineTerminatedError(f"{self.name} terminated ({status}) during {doing}{detail}")
-
-
-def _option(args: dict[str, str]) -> Option:
-    def number(key: str) -> int | None:
-        try:
-            return int(args[key]) if key in args else None
-        except ValueError:
-            return None
-
-    return Option(
-        name=args["name"],
-        type=args.get("type", "string"),
-        default=args.get("default"),
-        min=number("min"),
-        max=number("max"),
-        vars=tuple(args.get("vars", "").split()),
-    )
 
 
 def _info(args: dict[str, str], board: Board) -> InfoDict:

@@ -16,15 +16,13 @@
   by a time forfeit or by an engine failing (a crash, an illegal move: it loses);
 * every game is written as a record (:mod:`emergo.record`).
 
-The built-in players take part as engines through ``emergo-engine --player NAME``:
-name them ``random``, ``greedy`` (:mod:`emergo.players`) or ``mcts``
-(:mod:`emergo.mcts`); ``engine`` is ``emergo-engine`` itself (the best search
-backend there is) and ``python`` the engine with the interim Python search.
+The built-in computers (:data:`emergo.players.PLAYERS`: ``random``, ``greedy``,
+``mcts``, ``engine``, ``python``) take part as engines through
+``emergo-engine --player NAME``.
 """
 
 from __future__ import annotations
 
-import argparse
 import contextlib
 import datetime
 import math
@@ -46,6 +44,7 @@ from emergo.engine import (
     InfoDict,
     SimpleEngine,
 )
+from emergo.players import PLAYERS
 from emergo.search import Limit, Score
 
 # --- statistics -------------------------------------------------------------------------------
@@ -282,9 +281,6 @@ def load_openings(path: str | Path | None = None, *, variant: str | None = None)
 
 # --- engines ----------------------------------------------------------------------------------
 
-BUILTIN_ENGINES = ("random", "greedy", "mcts", "engine", "python")
-"""Names that need no command: the built-in players, the engine and the interim Python search."""
-
 DEFAULT_LIMIT = Limit(time=0.1)
 """The limit of an engine whose spec sets none."""
 
@@ -316,18 +312,10 @@ class EngineSpec:
         tc: tuple[float, float] | None = None,
         timeout: float = 30.0,
     ) -> EngineSpec:
-        """A player (``random``, ``greedy``, ``mcts``), the ``engine`` or ``python`` (interim)."""
-        base = [sys.executable, "-m", "emergo.protocol"]
-        if name in ("random", "greedy", "mcts"):
-            command = (*base, "--player", name)
-        elif name == "engine":
-            command = tuple(base)
-        elif name == "python":
-            command = (*base, "--backend", "python")
-        else:
-            raise ValueError(
-                f"unknown built-in engine {name!r}: expected {', '.join(BUILTIN_ENGINES)}"
-            )
+        """A built-in computer (:data:`emergo.players.PLAYERS`) as an ``emergo-engine`` process."""
+        if name not in PLAYERS:
+            raise ValueError(f"unknown built-in engine {name!r}: expected {', '.join(PLAYERS)}")
+        command = (sys.executable, "-m", "emergo.cli.engine", "--player", name)
         return cls(name, command, dict(options or {}), limit, tc, timeout)
 
 
@@ -358,12 +346,12 @@ def parse_engine_spec(text: str, defaults: str = "") -> EngineSpec:
     for word in words:
         key, eq, value = word.partition("=")
         if not eq:
-            if word in BUILTIN_ENGINES:
+            if word in PLAYERS:
                 builtin = word
                 continue
             raise ValueError(
                 f"engine spec {text!r}: {word!r} is not key=value nor a built-in name "
-                f"({', '.join(BUILTIN_ENGINES)})"
+                f"({', '.join(PLAYERS)})"
             )
         if key.startswith("option."):
             options[key[len("option.") :]] = value
@@ -389,9 +377,7 @@ def parse_engine_spec(text: str, defaults: str = "") -> EngineSpec:
         name = values.get("name") or Path(command[0]).name
         return EngineSpec(name, command, options, limit, tc, timeout)
     if builtin is None:
-        raise ValueError(
-            f"engine spec {text!r} needs cmd=... or one of {', '.join(BUILTIN_ENGINES)}"
-        )
+        raise ValueError(f"engine spec {text!r} needs cmd=... or one of {', '.join(PLAYERS)}")
     spec = EngineSpec.builtin(builtin, options=options, limit=limit, tc=tc, timeout=timeout)
     return replace(spec, name=values.get("name", builtin))
 
@@ -928,135 +914,3 @@ def _unique_names(names: list[str]) -> list[str]:
         seen[name] = seen.get(name, 0) + 1
         out.append(name if seen[name] == 1 and names.count(name) == 1 else f"{name}-{seen[name]}")
     return out
-
-
-# --- the command line -------------------------------------------------------------------------
-
-DESCRIPTION = """Play a match between engines speaking the emergo engine protocol.
-
-Each --engine is a built-in name (random, greedy: the players of emergo.players;
-mcts: Monte-Carlo tree search on kernel playouts; engine: emergo-engine, the best
-search there is; python: the interim Python search) or key=value words:
-  cmd="COMMAND LINE" name=NAME depth=N nodes=N move-time=SECONDS tc=BASE+INC
-  timeout=SECONDS option.NAME=VALUE
---each adds words to every engine.  Games are played in colour-swapped pairs from
-the openings; the summary gives W/D/L, pentanomial counts, Elo +/- 95% error, LOS
-and the SPRT state."""
-
-
-def _sprt_arg(text: str) -> SPRT:
-    values: dict[str, float] = {}
-    for word in text.replace(",", " ").split():
-        key, eq, value = word.partition("=")
-        if not eq or key not in ("elo0", "elo1", "alpha", "beta"):
-            raise argparse.ArgumentTypeError(
-                f"bad SPRT setting {word!r}: expected elo0=, elo1=, alpha=, beta="
-            )
-        try:
-            values[key] = float(value)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{key}={value!r} is not a number") from None
-    try:
-        return SPRT(**values)
-    except ValueError as e:
-        raise argparse.ArgumentTypeError(str(e)) from None
-
-
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="emergo match",
-        description=DESCRIPTION,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
-    parser.add_argument("-e", "--engine", action="append", default=[], metavar="SPEC")
-    parser.add_argument("--each", default="", metavar="SPEC", help="words added to every engine")
-    parser.add_argument(
-        "-n", "--games", type=int, default=20, help="games per pairing (default 20)"
-    )
-    parser.add_argument(
-        "-c", "--concurrency", type=int, default=1, help="games at once (default 1)"
-    )
-    parser.add_argument(
-        "--openings", metavar="FILE", help="openings file (default: the shipped suite)"
-    )
-    parser.add_argument("--seed", type=int, help="shuffle the openings with this seed")
-    parser.add_argument("--sprt", type=_sprt_arg, metavar="'elo0=0 elo1=10 alpha=0.05 beta=0.05'")
-    parser.add_argument(
-        "--adjudicate-score", type=int, metavar="CP", help="win adjudication threshold"
-    )
-    parser.add_argument(
-        "--adjudicate-moves", type=int, default=4, metavar="N", help="moves each (default 4)"
-    )
-    parser.add_argument("--draw-score", type=int, metavar="CP", help="draw adjudication threshold")
-    parser.add_argument(
-        "--draw-moves", type=int, default=8, metavar="N", help="moves each (default 8)"
-    )
-    parser.add_argument(
-        "--draw-after",
-        type=int,
-        default=60,
-        metavar="PLIES",
-        help="no draw adjudication before this ply (default 60)",
-    )
-    parser.add_argument(
-        "--max-plies",
-        type=int,
-        default=400,
-        metavar="N",
-        help="draw after N plies (default 400; 0: never)",
-    )
-    parser.add_argument(
-        "--records", default="match-games.txt", metavar="FILE", help="game records file"
-    )
-    parser.add_argument("--no-records", action="store_true", help="do not write game records")
-    parser.add_argument("-q", "--quiet", action="store_true", help="no progress line")
-    return parser
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    """``emergo match``: exit status 0 done, 1 the match failed, 2 bad usage, 130 interrupted."""
-    parser = build_parser()
-    try:
-        args = parser.parse_args(list(sys.argv[1:] if argv is None else argv))
-    except SystemExit as e:
-        return int(e.code or 0)
-    try:
-        if len(args.engine) < 2:
-            raise ValueError("name at least two engines with --engine")
-        specs = [parse_engine_spec(text, args.each) for text in args.engine]
-        suite = load_openings(args.openings)
-        adjudication = Adjudication(
-            score=args.adjudicate_score,
-            moves=max(args.adjudicate_moves, 1),
-            draw_score=args.draw_score,
-            draw_moves=max(args.draw_moves, 1),
-            draw_after=max(args.draw_after, 0),
-            max_plies=args.max_plies or None,
-        )
-    except ValueError as e:
-        print(f"emergo match: {e}", file=sys.stderr)
-        return 2
-    try:
-        result = run_match(
-            specs,
-            games=args.games,
-            concurrency=args.concurrency,
-            openings=suite,
-            adjudication=adjudication,
-            sprt=args.sprt,
-            records=None if args.no_records else args.records,
-            progress=None if args.quiet else sys.stderr,
-            seed=args.seed,
-        )
-    except MatchError as e:
-        print(f"emergo match: {e}", file=sys.stderr)
-        return 1
-    except KeyboardInterrupt:
-        print("emergo match: interrupted", file=sys.stderr)
-        return 130
-    print(result.summary())
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

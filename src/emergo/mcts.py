@@ -29,7 +29,15 @@ import time
 
 from emergo import kernel
 from emergo.board import Board, Move
-from emergo.search import InfoCallback, Limit, Score, SearchInfo, SearchResult, time_budget
+from emergo.search import (
+    Busy,
+    InfoCallback,
+    Limit,
+    Score,
+    SearchInfo,
+    SearchResult,
+    time_budget,
+)
 
 DEFAULT_EXPLORATION = 0.35
 """UCT constant ``c`` for points in 0..1 (tuned in self-play, docs/engine.md)."""
@@ -92,6 +100,7 @@ class MCTSSearcher:
         self.seed = seed
         self._games = 0  # playouts so far: each batch gets fresh seeds
         self._tree: tuple[_Node, str, int] | None = None  # root, its position, its ply
+        self._busy = Busy("MCTSSearcher")
 
     def clear(self) -> None:
         self._tree = None
@@ -139,7 +148,7 @@ class MCTSSearcher:
         total_visits, total_points = 0, 0.0
         for move in board.moves() if moves is None else moves:
             child = _Node(move)
-            board._make(move)  # a move from moves(): no need for push's legality check
+            board.push_unchecked(move)  # a move from moves()
             try:
                 visits, points = self._evaluate(board, child)
             finally:
@@ -173,7 +182,7 @@ class MCTSSearcher:
             while node.children and node.result is None:
                 node = self._select(node)
                 assert node.move is not None  # only the root has no move
-                board._make(node.move)
+                board.push_unchecked(node.move)
                 path.append(node)
             depth = len(path)  # the depth of the children a leaf gets
             if node.result is not None:
@@ -208,6 +217,18 @@ class MCTSSearcher:
         multipv: int = 1,
         on_info: InfoCallback | None = None,
         stop: threading.Event | None = None,
+    ) -> SearchResult:
+        """Search ``board`` (left unchanged) within ``limit``; one search at a time (Searcher)."""
+        with self._busy:
+            return self._search(board, limit, multipv, on_info, stop)
+
+    def _search(
+        self,
+        board: Board,
+        limit: Limit,
+        multipv: int,
+        on_info: InfoCallback | None,
+        stop: threading.Event | None,
     ) -> SearchResult:
         start = time.monotonic()
         board = board.copy()  # the caller's board stays untouched; history kept for R19b

@@ -61,6 +61,16 @@ def _parse_stack(text: str, where: str) -> tuple[bool, int, int]:
     return owner, caps, prisoners
 
 
+def position_variant(text: str, default: str | None = None) -> str | None:
+    """The variant of a position string: the one its prefix names (R22), else ``default``.
+
+    >>> position_variant("7x7 w 8/8", "9x9"), position_variant("w 8/8", "7x7")
+    ('7x7', '7x7')
+    """
+    fields = text.split()
+    return fields[0] if fields and fields[0] in GEOMETRIES else default
+
+
 def parse_position(text: str, variant: str | None = None) -> ParsedPosition:
     """Parse an R22 position string strictly; errors name the faulty part.
 

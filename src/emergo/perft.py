@@ -18,7 +18,7 @@ def perft(board: Board, depth: int) -> int:
         return board.generate().count()
     total = 0
     for move in board.moves():
-        board._make(move)  # moves() gave legal moves: no need for push's check
+        board.push_unchecked(move)  # a move from moves()
         try:
             total += perft(board, depth - 1)
         finally:
@@ -32,7 +32,7 @@ def perft_divide(board: Board, depth: int) -> list[tuple[Move, int]]:
         raise ValueError("divide needs a depth of at least 1")
     out = []
     for move in board.moves():
-        board._make(move)
+        board.push_unchecked(move)
         try:
             out.append((move, perft(board, depth - 1)))
         finally:

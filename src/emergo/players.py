@@ -1,17 +1,36 @@
-"""Simple built-in opponents: a random player and a one-ply greedy player.
+"""The built-in players and search backends: THE one registry (:data:`PLAYERS`).
 
-Both are pure functions of ``(board, rng)``: the same position and the same
-random state give the same move, and the board is left exactly as it was
-(the greedy player tries each move with make/unmake).  They are weak on
-purpose: opponents for ``emergo play`` and yardsticks for engine matches.
+Every front end (``emergo play``, ``emergo match``, ``emergo-engine``, the game
+flow, the web app) picks its computers here, by name:
+
+>>> from emergo import players
+>>> list(players.PLAYERS)
+['random', 'greedy', 'mcts', 'engine', 'python']
+>>> searcher = players.searcher("greedy", seed=1)
+
+Each entry is a :class:`~emergo.search.Searcher` factory.  ``random`` and
+``greedy`` are simple players, pure functions of ``(board, rng)``
+(:func:`random_player`, :func:`greedy_player`: the same position and random
+state give the same move; they are weak on purpose, opponents and yardsticks)
+wrapped as searchers; ``mcts`` is Monte-Carlo tree search (:mod:`emergo.mcts`);
+``engine`` is the best search there is (:func:`backend`) at a playing level
+(:mod:`emergo.levels`); ``python`` the same over the interim Python search.
 """
 
 from __future__ import annotations
 
 import random
+import threading
 from collections.abc import Callable
+from dataclasses import dataclass
+from types import ModuleType
+from typing import Protocol
 
+from emergo import perft
 from emergo.board import Board, Color, Move
+from emergo.levels import LEVEL_MAX, LevelSearcher
+from emergo.pysearch import PythonSearcher, material
+from emergo.search import InfoCallback, Limit, Searcher, SearchResult
 
 Player = Callable[[Board, random.Random], Move]
 """A player chooses a legal move of the position; ``rng`` is its only source of chance."""
@@ -30,20 +49,6 @@ def _legal(board: Board) -> list[Move]:
 def random_player(board: Board, rng: random.Random) -> Move:
     """A legal move chosen uniformly at random."""
     return rng.choice(_legal(board))
-
-
-def material(board: Board, color: Color) -> int:
-    """Men ``color`` controls: in hand, plus every man of the stacks he owns (caps and prisoners).
-
-    Men never leave the board (R5), so the two players' material always adds up to
-    all the men of the variant; a capture moves a man from one side to the other (R9).
-    """
-    total = board.hand(color)
-    for sq in board.pieces(color):
-        stack = board.stack(sq)
-        if stack is not None:
-            total += stack.size
-    return total
 
 
 def evaluate_after(board: Board, mover: Color) -> int:
@@ -71,7 +76,7 @@ def greedy_player(board: Board, rng: random.Random) -> Move:
     best_score: int | None = None
     best: list[Move] = []
     for move in _legal(board):
-        board._make(move)  # moves() gave legal moves: skip push's legality check
+        board.push_unchecked(move)  # a move from moves()
         try:
             score = evaluate_after(board, mover)
         finally:
@@ -83,5 +88,209 @@ def greedy_player(board: Board, rng: random.Random) -> Move:
     return rng.choice(best)
 
 
-PLAYERS: dict[str, Player] = {"random": random_player, "greedy": greedy_player}
-"""The built-in players by the name the command line uses."""
+__all__ = [
+    "BACKENDS",
+    "PLAYERS",
+    "WIN_SCORE",
+    "Entry",
+    "Player",
+    "PlayerSearcher",
+    "backend",
+    "count_divide",
+    "count_perft",
+    "evaluate_after",
+    "greedy_player",
+    "material",
+    "random_player",
+    "searcher",
+]
+
+
+# --- simple players as searchers ------------------------------------------------------------
+
+
+class PlayerSearcher:
+    """A simple :data:`Player` behind the :class:`~emergo.search.Searcher` interface.
+
+    It ignores the limit (it does not think) and draws from its own random
+    generator, seeded by ``seed``.
+    """
+
+    def __init__(self, name: str, player: Player, seed: int = 0) -> None:
+        self.name = name
+        self._player = player
+        self.rng = random.Random(seed)
+
+    def clear(self) -> None:
+        pass
+
+    def search(
+        self,
+        board: Board,
+        limit: Limit,
+        *,
+        multipv: int = 1,
+        on_info: InfoCallback | None = None,
+        stop: threading.Event | None = None,
+    ) -> SearchResult:
+        board = board.copy()
+        if board.outcome() is not None:
+            return SearchResult(None)
+        return SearchResult(self._player(board, self.rng))
+
+
+# --- search backends --------------------------------------------------------------------------
+
+BACKENDS = ("auto", "kernel", "python")
+"""What :func:`backend` accepts."""
+
+
+def backend(kind: str = "auto", *, hash_mb: int = 16) -> Searcher:
+    """The engine's search: the C kernel's (``kernel``), the interim Python one (``python``).
+
+    ``auto`` takes the kernel's when the extension is built, else
+    :class:`~emergo.pysearch.PythonSearcher`; ``kernel`` fails (ValueError) when it
+    is not built.  ``hash_mb`` sizes the search tables.
+    """
+    if kind not in BACKENDS:
+        raise ValueError(f"unknown search backend {kind!r}: expected auto, kernel or python")
+    if kind != "python":
+        try:
+            from emergo import kernel  # needs the built C extension
+        except ImportError as e:
+            if kind == "kernel":
+                raise ValueError(f"the C kernel is not available: {e}") from None
+        else:
+            return kernel.Searcher(hash_mb=hash_mb)
+    return PythonSearcher(hash_mb=hash_mb)
+
+
+# --- perft by the fastest backend ------------------------------------------------------------
+
+
+def count_perft(board: Board, depth: int, *, reference: bool = False) -> int:
+    """:func:`emergo.perft.perft` by the C kernel when it is built (and not ``reference``)."""
+    fast = None if reference else _kernel()
+    return int(fast.perft(board, depth)) if fast is not None else perft.perft(board, depth)
+
+
+def count_divide(board: Board, depth: int, *, reference: bool = False) -> dict[str, int]:
+    """:func:`emergo.perft.perft_divide` as ``{canonical move text: count}``, fastest backend."""
+    fast = None if reference else _kernel()
+    if fast is not None:
+        return dict(fast.perft_divide(board, depth))
+    return {str(move): n for move, n in perft.perft_divide(board, depth)}
+
+
+def _kernel() -> ModuleType | None:
+    """The C kernel (:mod:`emergo.kernel`), or None when its extension is not built."""
+    try:
+        from emergo import kernel
+    except ImportError:
+        return None
+    return kernel
+
+
+# --- the registry -----------------------------------------------------------------------------
+
+
+class Factory(Protocol):
+    """Builds a searcher; each factory uses the settings that concern it and ignores the rest."""
+
+    def __call__(
+        self,
+        *,
+        seed: int = 0,
+        level: int = LEVEL_MAX,
+        hash_mb: int = 16,
+        exploration: float | None = None,
+        playouts: int | None = None,
+    ) -> Searcher: ...
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One built-in computer: its name, a one-line description and its searcher factory.
+
+    ``backend`` is the search backend kind (:func:`backend`) of an entry that is the
+    engine's search at a level, ``None`` for the others (which ignore ``level``).
+    """
+
+    name: str
+    description: str
+    factory: Factory
+    backend: str | None = None
+
+
+def _random(*, seed: int = 0, **_: object) -> Searcher:
+    return PlayerSearcher("random", random_player, seed)
+
+
+def _greedy(*, seed: int = 0, **_: object) -> Searcher:
+    return PlayerSearcher("greedy", greedy_player, seed)
+
+
+def _mcts(
+    *,
+    seed: int = 0,
+    exploration: float | None = None,
+    playouts: int | None = None,
+    **_: object,
+) -> Searcher:
+    try:
+        from emergo import mcts  # its playouts need the C kernel
+    except ImportError as e:
+        raise ValueError(f"mcts needs the C kernel: {e}") from None
+    return mcts.MCTSSearcher(
+        exploration=mcts.DEFAULT_EXPLORATION if exploration is None else exploration,
+        playouts=mcts.DEFAULT_PLAYOUTS if playouts is None else playouts,
+        seed=seed,
+    )
+
+
+def _leveled(kind: str) -> Factory:
+    def make(*, seed: int = 0, level: int = LEVEL_MAX, hash_mb: int = 16, **_: object) -> Searcher:
+        return LevelSearcher(backend(kind, hash_mb=hash_mb), level, seed=seed)
+
+    return make
+
+
+PLAYERS: dict[str, Entry] = {
+    entry.name: entry
+    for entry in (
+        Entry("random", "a legal move chosen uniformly at random", _random),
+        Entry("greedy", "one ply deep: the move that leaves the best material balance", _greedy),
+        Entry("mcts", "Monte-Carlo tree search on kernel playouts", _mcts),
+        Entry(
+            "engine",
+            "the engine: the best search there is, at a level 1..11",
+            _leveled("auto"),
+            "auto",
+        ),
+        Entry(
+            "python",
+            "the engine's interim pure-Python search, at a level",
+            _leveled("python"),
+            "python",
+        ),
+    )
+}
+"""Every built-in computer, by the name the command line, the protocol and matches use."""
+
+
+def searcher(
+    name: str,
+    *,
+    seed: int = 0,
+    level: int = LEVEL_MAX,
+    hash_mb: int = 16,
+    exploration: float | None = None,
+    playouts: int | None = None,
+) -> Searcher:
+    """A new searcher for the built-in computer ``name`` (ValueError for an unknown name)."""
+    entry = PLAYERS.get(name)
+    if entry is None:
+        raise ValueError(f"unknown player {name!r}: expected one of {', '.join(PLAYERS)}")
+    return entry.factory(
+        seed=seed, level=level, hash_mb=hash_mb, exploration=exploration, playouts=playouts
+    )

@@ -1,4 +1,4 @@
-"""The engine's text protocol on stdin/stdout: ``emergo-engine`` (docs/engine-protocol.md).
+"""The engine's side of the text protocol: :class:`EngineSession` (docs/engine-protocol.md).
 
 Line based, in the spirit of UCI and Scan's Hub protocol: every line is a command
 word followed by ``key=value`` pairs or bare flags; a value holding spaces is
@@ -7,29 +7,29 @@ search runs in a worker thread, so ``stop``, ``ping`` and ``quit`` are answered
 while it thinks.  This module translates; it decides nothing about the rules
 (the board does) or about search (the :class:`~emergo.search.Searcher` does).
 
-The line syntax helpers (:func:`parse_line`, :func:`format_line`) are shared with
-the client, :mod:`emergo.engine`.
+The line syntax, limits and options are the codec :mod:`emergo.wire`, shared with
+the client, :mod:`emergo.engine`.  The ``emergo-engine`` command that runs a
+session on stdin/stdout is :mod:`emergo.cli.engine`.
 """
 
 from __future__ import annotations
 
-import random
-import sys
 import threading
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
 from typing import ClassVar, TextIO
 
 from emergo.board import Board, Move
-from emergo.search import (
-    LEVEL_MAX,
-    InfoCallback,
-    LevelSearcher,
-    Limit,
-    Searcher,
-    SearchInfo,
-    SearchResult,
-    backend,
+from emergo.levels import LEVEL_MAX, LevelSearcher
+from emergo.search import Limit, Searcher, SearchInfo
+from emergo.wire import (
+    Field,
+    Option,
+    ProtocolError,
+    format_line,
+    format_seconds,
+    int_field,
+    limit_from_args,
+    parse_line,
 )
 
 PROTOCOL_VERSION = 1
@@ -38,268 +38,21 @@ AUTHOR = "the emergo project"
 DEFAULT_LEVEL = Limit(time=1.0)
 """What ``go`` does when neither it nor ``level`` sets a limit: think one second."""
 
-# --- line syntax ----------------------------------------------------------------------------
-
-_SPECIAL = set(' \t"\\=')
-
-
-def split_line(line: str) -> list[str]:
-    """The tokens of a line: words, ``key=value`` and ``key="quoted value"`` (quotes removed).
-
-    Inside quotes ``\\"`` is a quote and ``\\\\`` a backslash; an unterminated quote
-    runs to the end of the line.
-    """
-    tokens: list[str] = []
-    i, n = 0, len(line)
-    while i < n:
-        if line[i] in " \t\r\n":
-            i += 1
-            continue
-        buf: list[str] = []
-        while i < n and line[i] not in " \t\r\n":
-            c = line[i]
-            if c == '"':
-                i += 1
-                while i < n and line[i] != '"':
-                    if line[i] == "\\" and i + 1 < n:
-                        i += 1
-                    buf.append(line[i])
-                    i += 1
-                i += 1  # the closing quote
-                continue
-            buf.append(c)
-            i += 1
-        tokens.append("".join(buf))
-    return tokens
-
-
-def parse_line(line: str) -> tuple[str, dict[str, str]]:
-    """``(command, args)``: ``key=value`` pairs, and bare words as keys with the value ``""``.
-
-    >>> parse_line('pos pos="b 11/12 d4:w" moves="e5 f4"')
-    ('pos', {'pos': 'b 11/12 d4:w', 'moves': 'e5 f4'})
-    >>> parse_line("go depth=3 infinite")
-    ('go', {'depth': '3', 'infinite': ''})
-    """
-    tokens = split_line(line)
-    if not tokens:
-        return "", {}
-    args: dict[str, str] = {}
-    for token in tokens[1:]:
-        key, _, value = token.partition("=")
-        args[key.lower()] = value
-    return tokens[0].lower(), args
-
-
-def quote(value: str) -> str:
-    """A value as it must be written: bare when it can be, else double-quoted."""
-    if value and not _SPECIAL.intersection(value):
-        return value
-    return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
-
-
-Field = tuple[str, object]
-
-
-def format_line(command: str, fields: Iterable[Field] = ()) -> str:
-    """A command line: ``None`` and ``False`` values are left out, ``True`` is a bare flag.
-
-    >>> format_line("info", [("depth", 3), ("pv", "d4 e5"), ("infinite", True), ("x", None)])
-    'info depth=3 pv="d4 e5" infinite'
-    """
-    parts = [command]
-    for key, value in fields:
-        if value is None or value is False:
-            continue
-        if value is True:
-            parts.append(key)
-        elif isinstance(value, float):
-            parts.append(f"{key}={value:.3f}")
-        else:
-            parts.append(f"{key}={quote(str(value))}")
-    return " ".join(parts)
-
-
-def format_seconds(seconds: float) -> str:
-    """Seconds with at most millisecond precision and no trailing zeros: ``1.5``, ``0.25``."""
-    text = f"{seconds:.3f}".rstrip("0").rstrip(".")
-    return text or "0"
-
-
-class ProtocolError(ValueError):
-    """A command the engine understood but cannot carry out; its message goes in ``error``."""
-
-
-def _int(args: dict[str, str], key: str, minimum: int = 1) -> int | None:
-    if key not in args:
-        return None
-    try:
-        value = int(args[key])
-    except ValueError:
-        raise ProtocolError(f"{key}={args[key]!r} is not a whole number") from None
-    if value < minimum:
-        raise ProtocolError(f"{key}={value} must be at least {minimum}")
-    return value
-
-
-def _seconds(args: dict[str, str], key: str) -> float | None:
-    if key not in args:
-        return None
-    try:
-        value = float(args[key])
-    except ValueError:
-        raise ProtocolError(f"{key}={args[key]!r} is not a number of seconds") from None
-    if not value >= 0 or value == float("inf"):
-        raise ProtocolError(f"{key}={args[key]} must be a number of seconds >= 0")
-    return value
-
-
-LIMIT_KEYS = (
-    "depth",
-    "nodes",
-    "move-time",
-    "time",
-    "inc",
-    "wtime",
-    "btime",
-    "winc",
-    "binc",
-    "moves-to-go",
-    "infinite",
-    "analyse",
-    "analyze",
-)
-
-
-def limit_from_args(args: dict[str, str], white_to_move: bool) -> Limit | None:
-    """The limit a ``go`` or ``level`` line sets, or ``None`` when it names none.
-
-    ``time``/``inc`` are the clock of the player to move; ``wtime``/``btime`` and
-    ``winc``/``binc`` name the clocks by colour.
-    """
-    if not any(k in args for k in LIMIT_KEYS):
-        return None
-    clock, inc = _seconds(args, "time"), _seconds(args, "inc")
-    wtime, btime = _seconds(args, "wtime"), _seconds(args, "btime")
-    winc, binc = _seconds(args, "winc"), _seconds(args, "binc")
-    if white_to_move:
-        wtime, winc = (clock if clock is not None else wtime), (inc if inc is not None else winc)
-    else:
-        btime, binc = (clock if clock is not None else btime), (inc if inc is not None else binc)
-    return Limit(
-        depth=_int(args, "depth"),
-        nodes=_int(args, "nodes"),
-        time=_seconds(args, "move-time"),
-        wtime=wtime,
-        btime=btime,
-        winc=winc,
-        binc=binc,
-        movestogo=_int(args, "moves-to-go"),
-        infinite=any(k in args for k in ("infinite", "analyse", "analyze")),
-    )
-
-
-def limit_fields(limit: Limit) -> list[Field]:
-    """The ``go`` fields that ask for ``limit`` (the inverse of :func:`limit_from_args`)."""
-
-    def sec(x: float | None) -> str | None:
-        return None if x is None else format_seconds(x)
-
-    return [
-        ("depth", limit.depth),
-        ("nodes", limit.nodes),
-        ("move-time", sec(limit.time)),
-        ("wtime", sec(limit.wtime)),
-        ("btime", sec(limit.btime)),
-        ("winc", sec(limit.winc)),
-        ("binc", sec(limit.binc)),
-        ("moves-to-go", limit.movestogo),
-        ("infinite", limit.infinite),
-    ]
-
-
 # --- options --------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class SpinOption:
-    """An integer option the engine declares at the handshake."""
-
-    name: str
-    default: int
-    min: int
-    max: int
-
-    def declaration(self) -> str:
-        fields: list[Field] = [
-            ("name", self.name),
-            ("type", "spin"),
-            ("min", self.min),
-            ("max", self.max),
-            ("default", self.default),
-        ]
-        return format_line("option", fields)
-
-    def parse(self, text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            raise ProtocolError(f"option {self.name} takes a whole number, not {text!r}") from None
-        if not self.min <= value <= self.max:
-            raise ProtocolError(
-                f"option {self.name} must be in {self.min}..{self.max}, not {value}"
-            )
-        return value
-
-
-HASH = SpinOption("Hash", 16, 1, 4096)
+HASH = Option.spin("Hash", 16, 1, 4096)
 """Megabytes of search tables."""
-LEVEL = SpinOption("Level", LEVEL_MAX, 1, LEVEL_MAX)
-"""Playing strength (:data:`emergo.search.LEVELS`): below the maximum the search is capped
+LEVEL = Option.spin("Level", LEVEL_MAX, 1, LEVEL_MAX)
+"""Playing strength (:data:`emergo.levels.LEVELS`): below the maximum the search is capped
 and a move drawn among the best lines; ignored by the built-in players."""
-SEED = SpinOption("Seed", 0, 0, 2**31 - 1)
+SEED_MAX = 2**31 - 1
+SEED = Option.spin("Seed", 0, 0, SEED_MAX)
 """Random seed of the levels' draws and of the built-in players (``--player``)."""
-EXPLORATION = SpinOption("Exploration", 35, 0, 1000)
+EXPLORATION = Option.spin("Exploration", 35, 0, 1000)
 """``--player mcts``: the UCT constant in hundredths."""
-PLAYOUTS = SpinOption("Playouts", 8, 1, 1024)
+PLAYOUTS = Option.spin("Playouts", 8, 1, 1024)
 """``--player mcts``: random games per new node of the tree."""
-
-PLAYER_NAMES = ("random", "greedy", "mcts")
-"""What ``--player`` accepts: the players of :mod:`emergo.players` and the MCTS player."""
-
-
-# --- built-in players as searchers ----------------------------------------------------------
-
-
-class PlayerSearcher:
-    """A built-in player of :mod:`emergo.players` behind the :class:`Searcher` interface."""
-
-    def __init__(self, name: str, seed: int = 0) -> None:
-        from emergo.players import PLAYERS
-
-        if name not in PLAYERS:
-            raise ValueError(f"unknown player {name!r}: expected one of {', '.join(PLAYERS)}")
-        self.name = name
-        self._player = PLAYERS[name]
-        self.rng = random.Random(seed)
-
-    def clear(self) -> None:
-        pass
-
-    def search(
-        self,
-        board: Board,
-        limit: Limit,
-        *,
-        multipv: int = 1,
-        on_info: InfoCallback | None = None,
-        stop: threading.Event | None = None,
-    ) -> SearchResult:
-        board = board.copy()
-        if board.outcome() is not None:
-            return SearchResult(None)
-        return SearchResult(self._player(board, self.rng))
-
 
 # --- the engine side ------------------------------------------------------------------------
 
@@ -328,8 +81,8 @@ class EngineSession:
         declared = [HASH, LEVEL, SEED]
         if player == "mcts":
             declared += [EXPLORATION, PLAYOUTS]
-        self.options: dict[str, SpinOption] = {o.name.lower(): o for o in declared}
-        self.values: dict[str, int] = {o.name.lower(): o.default for o in declared}
+        self.options: dict[str, Option] = {o.name.lower(): o for o in declared}
+        self.values: dict[str, int] = {o.name.lower(): int(o.default or 0) for o in declared}
         self.values["seed"] = seed
         self._searcher: Searcher | None = None
         self._searcher_key: tuple[int, ...] = ()
@@ -415,7 +168,7 @@ class EngineSession:
             raise ProtocolError(f"unknown option {name!r}: this engine has {known}")
         if "value" not in args:
             raise ProtocolError(f"set-option name={option.name} needs value=...")
-        self.values[option.name.lower()] = option.parse(args["value"])
+        self.values[option.name.lower()] = int(option.text(args["value"]))
 
     def _new_game(self, args: dict[str, str]) -> None:
         if self.searching():
@@ -448,7 +201,7 @@ class EngineSession:
             raise ProtocolError("already searching: send stop first")
         try:
             limit = limit_from_args(args, self.board.turn)
-            multipv = _int(args, "multipv") or 1
+            multipv = int_field(args, "multipv") or 1
             if limit is None:
                 limit = self.level or DEFAULT_LEVEL
             searcher = self.searcher()
@@ -545,91 +298,3 @@ def serve(session: EngineSession, stdin: TextIO) -> None:
             return
         if not session.handle(line):
             return
-
-
-USAGE = """usage: emergo-engine [--backend auto|kernel|python] [--player random|greedy|mcts]
-                     [--seed N]
-
-Speaks the emergo engine protocol on stdin/stdout (docs/engine-protocol.md).
-  --backend B   search backend: auto (the C kernel's search when it has one), kernel, python
-  --player P    be a built-in player instead of searching: random, greedy (emergo.players)
-                or mcts (Monte-Carlo tree search on kernel playouts, emergo.mcts; options
-                Exploration and Playouts)
-  --seed N      random seed of the level draws and of --player (also the option Seed)
-"""
-
-
-def _parse_argv(argv: list[str]) -> dict[str, str]:
-    # Hand-rolled: argparse alone would cost a noticeable part of the start-up time.
-    opts: dict[str, str] = {}
-    it = iter(argv)
-    for arg in it:
-        if arg in ("-h", "--help"):
-            opts["help"] = ""
-            continue
-        key, eq, value = arg.partition("=")
-        if key not in ("--backend", "--player", "--seed"):
-            raise ValueError(f"unknown argument {arg!r}")
-        if not eq:
-            value = next(it, "")
-            if not value:
-                raise ValueError(f"{key} needs a value")
-        opts[key[2:]] = value
-    return opts
-
-
-def main(argv: list[str] | None = None) -> int:
-    """The ``emergo-engine`` command."""
-    try:
-        opts = _parse_argv(sys.argv[1:] if argv is None else argv)
-        seed = int(opts.get("seed", "0"))
-        if not 0 <= seed <= SEED.max:
-            raise ValueError(f"--seed must be in 0..{SEED.max}")
-        kind = opts.get("backend", "auto")
-        if kind not in ("auto", "kernel", "python"):
-            raise ValueError(f"--backend {kind!r}: expected auto, kernel or python")
-        player = opts.get("player")
-        if player is not None and player not in PLAYER_NAMES:
-            known = ", ".join(PLAYER_NAMES)
-            raise ValueError(f"unknown player {player!r}: expected one of {known}")
-    except ValueError as e:
-        print(f"emergo-engine: {e}\n{USAGE}", file=sys.stderr)
-        return 2
-    if "help" in opts:
-        print(USAGE)
-        return 0
-
-    def make(hash_mb: int) -> Searcher:
-        values = session.values
-        if player == "mcts":
-            try:
-                from emergo.mcts import MCTSSearcher  # needs the C kernel: imported only here
-            except ImportError as e:
-                raise ValueError(f"the mcts player needs the C kernel: {e}") from None
-            return MCTSSearcher(
-                exploration=values["exploration"] / 100,
-                playouts=values["playouts"],
-                seed=values["seed"],
-            )
-        if player is not None:
-            return PlayerSearcher(player, values["seed"])
-        return backend(kind, hash_mb=hash_mb)
-
-    out = sys.stdout
-
-    def send(line: str) -> None:
-        out.write(line + "\n")
-        out.flush()
-
-    session = EngineSession(send, make, player=player, seed=seed)
-    try:
-        serve(session, sys.stdin)
-    except KeyboardInterrupt:
-        session.handle("quit")
-    except BrokenPipeError:  # the front end went away
-        pass
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

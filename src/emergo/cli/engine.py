@@ -1,0 +1,110 @@
+"""``emergo-engine``: the engine protocol on stdin/stdout (docs/engine-protocol.md).
+
+The session is :class:`emergo.protocol.EngineSession`; this module reads the
+command line, picks the searcher from :data:`emergo.players.PLAYERS` and serves.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+from emergo.cli.common import EXIT_OK, EXIT_USAGE, Parser
+from emergo.players import BACKENDS, PLAYERS, backend, searcher
+from emergo.protocol import SEED_MAX, EngineSession, serve
+from emergo.search import Searcher
+
+PROG = "emergo-engine"
+
+
+def _player(name: str) -> str:
+    if name not in PLAYERS:
+        raise argparse.ArgumentTypeError(
+            f"unknown player {name!r}: expected one of {', '.join(PLAYERS)}"
+        )
+    return name
+
+
+def _seed(text: str) -> int:
+    try:
+        seed = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if not 0 <= seed <= SEED_MAX:
+        raise argparse.ArgumentTypeError(f"must be in 0..{SEED_MAX}, not {seed}")
+    return seed
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = Parser(
+        prog=PROG,
+        description="Speaks the emergo engine protocol on stdin/stdout (docs/engine-protocol.md).",
+        epilog="Exit status: 0 ok, 2 usage error.",
+    )
+    parser.add_argument(
+        "--backend",
+        choices=BACKENDS,
+        default="auto",
+        help="search backend: auto (the C kernel's search when built), kernel, python",
+    )
+    parser.add_argument(
+        "--player",
+        type=_player,
+        metavar="NAME",
+        help="be a built-in computer instead: "
+        + "; ".join(f"{e.name} ({e.description})" for e in PLAYERS.values())
+        + ".  mcts has the options Exploration and Playouts",
+    )
+    parser.add_argument(
+        "--seed",
+        type=_seed,
+        default=0,
+        metavar="N",
+        help="random seed of the level draws and of --player (also the option Seed)",
+    )
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """The ``emergo-engine`` command: serve the protocol until ``quit`` or end of input."""
+    try:
+        args = build_parser().parse_args(list(sys.argv[1:] if argv is None else argv))
+    except SystemExit as e:
+        return EXIT_USAGE if e.code not in (0, None) else EXIT_OK
+    kind: str = args.backend
+    player: str | None = args.player
+    if player is not None and PLAYERS[player].backend is not None:
+        # The engine's search: the session applies the Level option to it.
+        kind, player = PLAYERS[player].backend or kind, None
+
+    def make(hash_mb: int) -> Searcher:
+        values = session.values
+        if player is None:
+            return backend(kind, hash_mb=hash_mb)
+        return searcher(
+            player,
+            seed=values["seed"],
+            hash_mb=hash_mb,
+            exploration=values["exploration"] / 100 if "exploration" in values else None,
+            playouts=values.get("playouts"),
+        )
+
+    out = sys.stdout
+
+    def send(line: str) -> None:
+        out.write(line + "\n")
+        out.flush()
+
+    session = EngineSession(send, make, player=player, seed=args.seed)
+    try:
+        serve(session, sys.stdin)
+    except KeyboardInterrupt:
+        session.handle("quit")
+    except BrokenPipeError:  # the front end went away
+        pass
+    return EXIT_OK
+
+
+if __name__ == "__main__":
+    sys.exit(main())
