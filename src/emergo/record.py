@@ -377,6 +377,7 @@ class Game:
         An illegal move raises and changes nothing.  When the rules end the game with this
         move, ``Result`` and ``Termination`` are set from :meth:`Board.outcome`.
         """
+        check_names(names)
         board = self._end()
         outcome = board.outcome()
         if outcome is not None:
