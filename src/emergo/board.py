@@ -426,10 +426,10 @@ class Board:
     def stacks(self) -> dict[Square, Stack]:
         """Every piece on the board by square, in square order."""
         out = {}
-        for sq in self.geometry.squares:
-            st = self.stack(sq)
-            if st is not None:
-                out[sq] = st
+        caps, prisoners, white = self._caps, self._prisoners, self._owned[1]
+        for sq in self.geometry.squares:  # not via stack(): its square check is for callers
+            if caps[sq]:
+                out[sq] = Stack(bool(white >> sq & 1), caps[sq], prisoners[sq])
         return out
 
     def pieces(self, color: Color) -> list[Square]:
