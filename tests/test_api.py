@@ -178,3 +178,19 @@ def test_unknown_names_and_variants_are_option_errors() -> None:
         with pytest.raises(InvalidOptionError, match="9x9, 7x7"):
             call()
     assert issubclass(InvalidOptionError, ValueError)
+
+
+def test_pictures_check_their_options_like_the_rest() -> None:
+    from emergo import InvalidOptionError
+    from emergo.diagram import diagram
+    from emergo.svg import board_svg
+
+    board = Board()
+    with pytest.raises(InvalidOptionError, match="oblique, checker"):
+        board_svg(board, names="upright")  # type: ignore[arg-type]
+    with pytest.raises(InvalidOptionError, match="oblique, checker"):
+        diagram(board, names="upright")  # type: ignore[arg-type]
+    with pytest.raises(InvalidOptionError, match="unknown view"):
+        board_svg(board, view="hex")  # type: ignore[arg-type]
+    with pytest.raises(InvalidSquareError, match="not a square"):
+        board_svg(board, squares=["z9"])
