@@ -607,7 +607,7 @@ class Board:
     def is_legal(self, move: Move) -> bool:
         """Is ``move`` legal here?  A move text raises ``TypeError``: see :meth:`parse_move`."""
         if not isinstance(move, Move):
-            raise TypeError(_not_a_move("is_legal", move, "parse_move"))
+            raise TypeError(_not_a_move("is_legal()", move, "parse_move"))
         ms = self.generate()
         kind = _KINDS[ms.kind]
         if move.kind is not kind:
@@ -766,7 +766,7 @@ class Board:
         A move text is :meth:`push_move`'s: here it raises ``TypeError``.
         """
         if not isinstance(move, Move):
-            raise TypeError(_not_a_move("push", move, "push_move"))
+            raise TypeError(_not_a_move("push()", move, "push_move"))
         if not self.is_legal(move):
             raise IllegalMoveError(f"illegal move {self.move_text(move)}: {self.explain(move)}")
         self._make(move)
@@ -838,7 +838,7 @@ class Board:
         """Canonical R21 text of a move: ``d4``, ``e4-e5``, ``h4xf4xd4``."""
         check_names(names)
         if not isinstance(move, Move):
-            raise TypeError(_not_a_move("move_text", move, "parse_move"))
+            raise TypeError(_not_a_move("move_text()", move, "parse_move"))
         sep = "x" if move.kind is MoveKind.CAPTURE else "-"
         return format_path(self.geometry, move.path, sep, names)
 
@@ -938,7 +938,7 @@ class Board:
         """Why ``move`` is not legal here, in players' terms, citing the rule."""
         check_names(names)
         if not isinstance(move, Move):
-            raise TypeError(_not_a_move("explain", move, "parse_move"))
+            raise TypeError(_not_a_move("explain()", move, "parse_move"))
         geo = self.geometry
 
         def name(sq: Square) -> str:
@@ -1036,14 +1036,14 @@ class Board:
         return message
 
 
-def _not_a_move(method: str, value: object, instead: str) -> str:
+def _not_a_move(where: str, value: object, instead: str) -> str:
     """The message for a value that is not a Move where a Move is needed."""
     if isinstance(value, str):
         return (
-            f"{method}() takes a Move, not the text {excerpt(value)}: "
+            f"{where} takes a Move, not the text {excerpt(value)}: "
             f"use {instead}({excerpt(value)}) for a move text"
         )
-    return f"{method}() takes a Move, not {type(value).__name__}"
+    return f"{where} takes a Move, not {type(value).__name__}"
 
 
 def _matches(mt: MoveText, move: Move, names: list[str], *, exact: bool) -> bool:
@@ -1087,7 +1087,7 @@ class LegalMoves:
     def __contains__(self, move: object) -> bool:
         """Is a :class:`Move` legal?  A move text raises ``TypeError``: see ``parse_move``."""
         if isinstance(move, str):  # never a silent False: "d4" is no Move, even when d4 is legal
-            raise TypeError(_not_a_move("legal_moves.__contains__", move, "board.parse_move"))
+            raise TypeError(_not_a_move("`in board.legal_moves`", move, "board.parse_move"))
         return isinstance(move, Move) and self.board.is_legal(move)
 
     def __repr__(self) -> str:
