@@ -280,7 +280,7 @@ def _settle(headers: Headers, end: Board, token: str | None) -> tuple[str, str |
 
 def _ended(ply: int, white_starts: bool, text: str, outcome: Outcome) -> str:
     return (
-        f'move {_label(ply, white_starts)} "{text}" is played after the game ended: '
+        f'move {_label(ply, white_starts)} "{_short(text)}" is played after the game ended: '
         f"{outcome.reason()}"
     )
 
