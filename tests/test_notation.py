@@ -168,3 +168,67 @@ def test_r3_checker_names_in_and_out() -> None:
 def test_str_of_move_is_canonical() -> None:
     board = Board(CAPTURE_3)
     assert [str(m) for m in board.legal_moves] == ["e4xc4xc6xe6xe4xc4"]
+
+
+# --- issue 10: every parser refuses absurd input early, clearly and in linear time ------------
+
+
+def test_r21_long_move_text_is_refused_early() -> None:
+    from emergo.notation import MAX_MOVE_TEXT
+
+    board = Board()
+    for text in ("!" * 40000 + "a", "a" * 40000, "x" * 40000, "h4x" * 20000):
+        with pytest.raises(InvalidMoveError, match="too long") as info:
+            board.parse_move(text)
+        assert len(str(info.value)) < 300  # the message shows an excerpt, not the text
+    # The bound is above any real capture route, however spelled out (R11: 12 jumps at most).
+    assert len(" x ".join(["e4"] * 13) + " !?") <= MAX_MOVE_TEXT
+
+
+def test_r21_annotations_are_stripped_in_linear_time() -> None:
+    board = Board()
+    assert str(board.parse_move("d4!?")) == "d4"
+    with pytest.raises(InvalidMoveError):
+        board.parse_move("!" * 90 + "a")  # within the bound: read, and refused as no move
+
+
+@pytest.mark.parametrize("text", ["d٤", "٤", "ｄ4", "d4\u0301", "e4-e５"])
+def test_r21_only_ascii_names_squares(text: str) -> None:
+    with pytest.raises(InvalidMoveError):
+        Board().parse_move(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["w ١٢/١٢", "w 12/1٢", "w 0/0 d4:w٢", "w 0/0 d٤:w", "w ０/0"],
+)
+def test_r22_only_ascii_digits_are_counts(text: str) -> None:
+    with pytest.raises(InvalidPositionError):
+        Board(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "w " + "1" * 5000 + "/12",
+        "w 12/" + "9" * 4400,
+        "w 12/12 d4:w" + "1" * 4400,
+        "w 0/0 d4:b" + "7" * 900 + "w",
+    ],
+)
+def test_r22_huge_counts_are_position_errors(text: str) -> None:
+    with pytest.raises(InvalidPositionError) as info:
+        Board(text)
+    assert len(str(info.value)) < 300
+
+
+def test_r22_long_position_is_refused_early() -> None:
+    from emergo.notation import MAX_POSITION_TEXT
+
+    with pytest.raises(InvalidPositionError, match="too long"):
+        Board("w 12/12 " + "d4:w " * 5000)
+    # Leading zeros and spelled-out stacks still read, within the bound.
+    assert Board("w 0012/12").position() == "w 12/12"
+    longest = "b 0/0 " + " ".join(f"{sq}:bbbw" for sq in ("a5", "b4", "b5", "b6"))
+    assert len(longest) < MAX_POSITION_TEXT
+    assert Board(longest).position().startswith("b 0/0 a5:b3w")

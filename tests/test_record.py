@@ -564,12 +564,146 @@ def test_read_headers_skips_the_movetext() -> None:
 def test_option_values_are_checked() -> None:
     with pytest.raises(ValueError, match="errors must be"):
         read_game(io.StringIO(""), errors="ignore")  # type: ignore[arg-type]
-    with pytest.raises(ValueError, match="names must be"):
+    with pytest.raises(ValueError, match="oblique, checker"):
         list(read_games(io.StringIO(""), names="upright"))  # type: ignore[arg-type]
 
 
 def test_module_doctests() -> None:
     assert doctest.testmod(emergo.record).failed == 0
+
+
+# --- issue 10: the reader takes text, paths and streams, fails clearly and keeps nothing -----
+
+
+def test_huge_count_in_a_position_tag_is_a_record_error_with_its_line_R22() -> None:
+    text = '[Event "1"]\n[Position "w ' + "1" * 5000 + '/12"]\n\n*\n\n[Event "2"]\n\n1. d4 *\n'
+    with pytest.raises(RecordError) as info:
+        read_one(text)
+    assert info.value.line == 2 and "bad Position" in str(info.value)
+    assert len(str(info.value)) < 400
+    first, second = read_games(io.StringIO(text), errors="collect")
+    assert first.errors and first.errors[0].line == 2
+    assert second.headers["Event"] == "2" and texts(second) == ["d4"]  # reading went on
+
+
+def test_carriage_return_in_a_tag_value_is_collected() -> None:
+    text = '[White "A\rB"]\n[Black "C"]\n\n1. d4 *\n\n[Event "next"]\n\n1. d4 *\n'
+    first, second = read_games(io.StringIO(text), errors="collect")
+    (error,) = first.errors
+    assert error.line == 1 and "must be one line" in error.reason
+    assert second.headers["Event"] == "next" and not second.errors
+    with pytest.raises(RecordError, match="line 1: tag White"):
+        read_one(text)
+    with pytest.raises(RecordError, match="line 1: tag White"):
+        read_headers(io.StringIO(text))
+
+
+def test_headers_refuse_bad_tags_with_record_errors() -> None:
+    headers = Headers()
+    with pytest.raises(RecordError, match="one line"):
+        headers["White"] = "a\rb"
+    with pytest.raises(RecordError, match="bad tag name"):
+        headers["Bad Name"] = "x"
+
+
+def test_non_ascii_digits_are_no_move_numbers() -> None:
+    e = error_of("١. d4 *\n")
+    assert e.line == 1 and "is not a move" in str(e)
+
+
+def test_reading_keeps_no_stream_alive() -> None:
+    import gc
+    import weakref
+
+    text = "".join(f'[Round "{i}"]\n\n1. d7 e1 {{a comment}} 2. c7 *\n\n' for i in range(50))
+    stream = io.StringIO(text)
+    alive = weakref.ref(stream)
+    assert read_game(stream) is not None
+    assert len(list(read_games(stream))) == 49  # the place is kept between calls...
+    del stream
+    gc.collect()
+    assert alive() is None  # ...but not the stream itself
+
+
+def test_reading_many_streams_does_not_grow_memory() -> None:
+    import tracemalloc
+
+    text = '[Event "x"]\n\n1. d7 e1 2. c7 *\n\n' + "% " + "x" * 200_000 + "\n"
+    read_game(io.StringIO(text))
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        for _ in range(100):
+            read_game(io.StringIO(text))
+            read_game(text)
+        grown = tracemalloc.get_traced_memory()[0] - before
+    finally:
+        tracemalloc.stop()
+    assert grown < 2_000_000  # one kept stream would be 800 KB; all of them 160 MB
+
+
+def test_read_game_takes_text_a_path_or_a_stream(tmp_path: Path) -> None:
+    text = (RECORDS / "canonical.egn").read_text()
+    path = tmp_path / "games.egn"
+    path.write_text(text, encoding="utf-8")
+    by_stream = list(read_games(io.StringIO(text)))
+    assert [write_game(g) for g in read_games(text)] == [write_game(g) for g in by_stream]
+    assert [write_game(g) for g in read_games(path)] == [write_game(g) for g in by_stream]
+    first = read_game(path)
+    assert first is not None and write_game(first) == write_game(by_stream[0])
+    assert read_game(text) is not None and read_game(text).moves == first.moves  # type: ignore[union-attr]
+    headers = read_headers(path)
+    assert headers is not None and headers["Event"] == first.headers["Event"]
+    assert read_game("") is None
+
+
+def test_a_str_naming_a_file_is_refused_with_a_hint(tmp_path: Path) -> None:
+    path = tmp_path / "games.egn"
+    path.write_text("1. d4 *\n", encoding="utf-8")
+    with pytest.raises(TypeError, match=r"pass pathlib\.Path"):
+        read_game(str(path))
+
+
+def test_binary_input_is_a_type_error(tmp_path: Path) -> None:
+    path = tmp_path / "games.egn"
+    path.write_bytes(b"1. d4 *\n")
+    with open(path, "rb") as f, pytest.raises(TypeError, match="text stream, not a binary one"):
+        read_game(f)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="not bytes"):
+        read_game(b"1. d4 *\n")  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="text stream, not a binary one"):
+        read_games(io.BytesIO(b"1. d4 *\n"))  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="not int"):
+        read_headers(42)  # type: ignore[arg-type]
+
+
+def test_errors_of_a_path_name_the_file(tmp_path: Path) -> None:
+    path = tmp_path / "bad.egn"
+    path.write_text('[Event "a"]\n\n1. d7 d7 *\n', encoding="utf-8")
+    with pytest.raises(RecordError) as info:
+        read_game(path)
+    assert info.value.file == str(path) and info.value.line == 3
+    assert str(info.value).startswith(f"{path}: line 3: move 1... ")
+    (game,) = read_games(path, errors="collect")
+    assert str(game.errors[0]).startswith(f"{path}: line 3: ")
+
+
+@pytest.mark.parametrize("newline", [b"\n", b"\r\n", b"\r"])
+def test_non_utf8_file_names_the_file_and_line(tmp_path: Path, newline: bytes) -> None:
+    path = tmp_path / "latin1.egn"
+    lines = [b'[Event "a"]', b"", b"1. d7 e1", b"{caf\xe9} 2. c7 *"]
+    path.write_bytes(newline.join(lines) + newline)
+    with pytest.raises(RecordError) as info:
+        read_game(path, errors="collect")
+    assert (info.value.file, info.value.line) == (str(path), 4)
+    assert "not UTF-8" in str(info.value) and "0xe9" in str(info.value)
+    with open(path, encoding="utf-8") as f, pytest.raises(RecordError, match="UTF-8"):
+        read_game(f)
+
+
+def test_many_comments_in_a_row_are_joined() -> None:
+    game = read_one("1. d7 " + "{a} " * 5000 + "*\n")
+    assert game.comments == {1: " ".join(["a"] * 5000)}
 
 
 # --- property tests -------------------------------------------------------------------------------

@@ -24,10 +24,13 @@ from emergo.errors import (
     AmbiguousMoveError,
     IllegalMoveError,
     InvalidMoveError,
+    InvalidOptionError,
     InvalidPositionError,
+    InvalidSquareError,
     NamingError,
 )
 from emergo.geometry import NAMINGS, VARIANTS, Geometry, Names, Square, geometry
+from emergo.notation import check_names, parse_square, to_square
 
 __version__ = "0.1.0"
 
@@ -44,7 +47,9 @@ __all__ = [
     "Geometry",
     "IllegalMoveError",
     "InvalidMoveError",
+    "InvalidOptionError",
     "InvalidPositionError",
+    "InvalidSquareError",
     "LegalMoves",
     "Move",
     "MoveKind",
@@ -61,11 +66,18 @@ __all__ = [
 ]
 
 
-def square(name: str, variant: str = "9x9") -> Square:
-    """The square int of an oblique-line name such as ``e5`` (R1)."""
-    return geometry(variant).parse_square(name)
+def square(name: str, variant: str = "9x9", *, names: Names = "oblique") -> Square:
+    """The square int of a name such as ``e5`` (R1; R3 with ``names="checker"``), any case.
+
+    Raises :class:`InvalidSquareError` when no square of the board has that name.
+    """
+    return parse_square(geometry(variant), name, names)
 
 
-def square_name(sq: Square, variant: str = "9x9") -> str:
-    """The oblique-line name of a square int (R1)."""
-    return geometry(variant).square_name(sq)
+def square_name(sq: Square, variant: str = "9x9", *, names: Names = "oblique") -> str:
+    """The name of a square int (R1; R3 with ``names="checker"``).
+
+    Raises :class:`InvalidSquareError` when the int is not a square of the board.
+    """
+    geo = geometry(variant)
+    return geo.square_name(to_square(geo, sq), check_names(names))

@@ -15,14 +15,33 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from emergo.errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError
-from emergo.geometry import LETTERS, STRIDE, Geometry, Names, Square, geometry
+from emergo.errors import (
+    AmbiguousMoveError,
+    IllegalMoveError,
+    InvalidMoveError,
+    InvalidSquareError,
+)
+from emergo.geometry import (
+    DEFAULT_VARIANT,
+    GEOMETRIES,
+    LETTERS,
+    STRIDE,
+    Geometry,
+    Names,
+    Square,
+    geometry,
+)
 from emergo.notation import (
+    MAX_MOVE_TEXT,
     MoveText,
+    check_names,
+    excerpt,
     format_path,
     format_position,
     parse_move_text,
     parse_position,
+    parse_square,
+    to_square,
 )
 
 Color = bool
@@ -74,6 +93,45 @@ class Move:
     def capture(cls, path: tuple[Square, ...] | list[Square]) -> Move:
         return cls(MoveKind.CAPTURE, tuple(path), 0, len(path) - 1)
 
+    @classmethod
+    def from_text(
+        cls, text: str, variant: str = DEFAULT_VARIANT, *, names: Names = "oblique", men: int = 1
+    ) -> Move:
+        """The move a canonical R21 text writes: ``d4``, ``e4-e5`` or ``h4xf4xd4`` (any case).
+
+        Syntax only, like python-chess's ``Move.from_uci``: the squares must be on the board of
+        ``variant``, but whether the move is legal is the board's question
+        (:meth:`Board.is_legal`), and forgiving input (abbreviations, ArenA captures) needs the
+        legal moves: :meth:`Board.parse_move`.  An entry puts ``men`` men on the board: 1, or the
+        size of a shadowpiece (R14).  Raises :class:`InvalidMoveError`.
+        """
+        geo = geometry(variant)
+        check_names(names)
+        if not isinstance(text, str):
+            raise TypeError(f"a move text must be a str, not {type(text).__name__}")
+        if len(text) > MAX_MOVE_TEXT:
+            raise InvalidMoveError(f"{excerpt(text)} is too long to be a move")
+        canonical = text.strip().lower()
+        sep = "x" if "x" in canonical else "-" if "-" in canonical else ""
+        parts = canonical.split(sep) if sep else [canonical]
+        try:
+            path = tuple(parse_square(geo, part, names) for part in parts)
+        except InvalidSquareError as e:
+            raise InvalidMoveError(
+                f"{excerpt(text)} is not a canonical move text (d4, e4-e5, h4xf4xd4): {e}"
+            ) from None
+        if isinstance(men, bool) or not isinstance(men, int) or men < 1:
+            raise InvalidMoveError(f"men={men!r}: an entry puts 1 or more men on the board (R14)")
+        if sep and men != 1:
+            raise InvalidMoveError(f"men={men} is for entries, not for {excerpt(text)}")
+        if sep == "-" and len(path) != 2:
+            raise InvalidMoveError(f"{excerpt(text)}: a step is two squares, e.g. e4-e5 (R17)")
+        if sep == "x":
+            return cls.capture(path)
+        if sep == "-":
+            return cls.step(path[0], path[1])
+        return cls.enter(path[0], men)
+
     @property
     def from_square(self) -> Square:
         return self.path[0]
@@ -86,6 +144,30 @@ class Move:
         """Canonical R21 text with oblique names, e.g. ``d4``, ``e4-e5``, ``h4xf4xd4``."""
         sep = "x" if self.kind is MoveKind.CAPTURE else "-"
         return sep.join(_square_text(sq) for sq in self.path)
+
+    def __repr__(self) -> str:
+        """``Move.from_text('h4xf4xd4')``: readable, and evaluates back to the move."""
+        for variant, geo in GEOMETRIES.items():
+            if not self.path or not all(sq in geo for sq in self.path):
+                continue
+            sep = "x" if self.kind is MoveKind.CAPTURE else "-"
+            text = sep.join(geo.square_name(sq) for sq in self.path)
+            args = [repr(text)]
+            if variant != DEFAULT_VARIANT:
+                args.append(f"variant={variant!r}")
+            men = self.entered if self.kind is MoveKind.ENTER else 1
+            if men != 1:
+                args.append(f"men={men!r}")
+            try:
+                same = Move.from_text(text, variant, men=men) == self
+            except (ValueError, TypeError):  # fields no text can give: the plain form below
+                same = False
+            if same:
+                return f"Move.from_text({', '.join(args)})"
+        return (
+            f"Move(kind={self.kind!r}, path={self.path!r}, entered={self.entered!r}, "
+            f"captured={self.captured!r})"
+        )
 
 
 class Stack(NamedTuple):
@@ -328,20 +410,27 @@ class Board:
         """Men of ``color`` still in hand (R5)."""
         return self._hand[color]
 
-    def stack(self, square: Square) -> Stack | None:
-        """The piece on ``square``, or ``None`` when it is vacant."""
-        caps = self._caps[square]
+    def stack(self, square: Square | str) -> Stack | None:
+        """The piece on ``square`` (an int or a name such as ``"d4"``), ``None`` when vacant.
+
+        A name that is not a square, or an int off the board, raises :class:`InvalidSquareError`.
+        """
+        if isinstance(square, int) and square in self.geometry:
+            sq = square
+        else:
+            sq = to_square(self.geometry, square)
+        caps = self._caps[sq]
         if not caps:
             return None
-        return Stack(bool(self._owned[1] >> square & 1), caps, self._prisoners[square])
+        return Stack(bool(self._owned[1] >> sq & 1), caps, self._prisoners[sq])
 
     def stacks(self) -> dict[Square, Stack]:
         """Every piece on the board by square, in square order."""
         out = {}
-        for sq in self.geometry.squares:
-            st = self.stack(sq)
-            if st is not None:
-                out[sq] = st
+        caps, prisoners, white = self._caps, self._prisoners, self._owned[1]
+        for sq in self.geometry.squares:  # not via stack(): its square check is for callers
+            if caps[sq]:
+                out[sq] = Stack(bool(white >> sq & 1), caps[sq], prisoners[sq])
         return out
 
     def pieces(self, color: Color) -> list[Square]:
@@ -530,6 +619,9 @@ class Board:
         return LegalMoves(self)
 
     def is_legal(self, move: Move) -> bool:
+        """Is ``move`` legal here?  A move text raises ``TypeError``: see :meth:`parse_move`."""
+        if not isinstance(move, Move):
+            raise TypeError(_not_a_move("is_legal()", move, "parse_move"))
         ms = self.generate()
         kind = _KINDS[ms.kind]
         if move.kind is not kind:
@@ -683,7 +775,12 @@ class Board:
         self._hash_move_end(move, color, hand_before)
 
     def push(self, move: Move) -> None:
-        """Play a legal move; an illegal one raises IllegalMoveError and changes nothing."""
+        """Play a legal move; an illegal one raises IllegalMoveError and changes nothing.
+
+        A move text is :meth:`push_move`'s: here it raises ``TypeError``.
+        """
+        if not isinstance(move, Move):
+            raise TypeError(_not_a_move("push()", move, "push_move"))
         if not self.is_legal(move):
             raise IllegalMoveError(f"illegal move {self.move_text(move)}: {self.explain(move)}")
         self._make(move)
@@ -713,7 +810,9 @@ class Board:
         return move
 
     def peek(self) -> Move:
-        """The last move played."""
+        """The last move played; ``IndexError`` when no move has been played."""
+        if not self.move_stack:
+            raise IndexError("peek at an empty move stack: no move has been played")
         return self.move_stack[-1]
 
     # --- end of the game --------------------------------------------------------------------
@@ -759,6 +858,9 @@ class Board:
 
     def move_text(self, move: Move, names: Names = "oblique") -> str:
         """Canonical R21 text of a move: ``d4``, ``e4-e5``, ``h4xf4xd4``."""
+        check_names(names)
+        if not isinstance(move, Move):
+            raise TypeError(_not_a_move("move_text()", move, "parse_move"))
         sep = "x" if move.kind is MoveKind.CAPTURE else "-"
         return format_path(self.geometry, move.path, sep, names)
 
@@ -768,7 +870,10 @@ class Board:
         Raises :class:`InvalidMoveError` when the text is not a move,
         :class:`IllegalMoveError` (saying why) when it is not legal here and
         :class:`AmbiguousMoveError` (listing the candidates) when it fits several.
+        A text longer than any move can be written (``notation.MAX_MOVE_TEXT``) is refused
+        before it is read.
         """
+        check_names(names)
         mt = parse_move_text(text)
         geo = self.geometry
         all_names = [geo.square_name(sq, names) for sq in geo.squares]
@@ -853,6 +958,9 @@ class Board:
 
     def explain(self, move: Move, names: Names = "oblique") -> str:
         """Why ``move`` is not legal here, in players' terms, citing the rule."""
+        check_names(names)
+        if not isinstance(move, Move):
+            raise TypeError(_not_a_move("explain()", move, "parse_move"))
         geo = self.geometry
 
         def name(sq: Square) -> str:
@@ -950,6 +1058,16 @@ class Board:
         return message
 
 
+def _not_a_move(where: str, value: object, instead: str) -> str:
+    """The message for a value that is not a Move where a Move is needed."""
+    if isinstance(value, str):
+        return (
+            f"{where} takes a Move, not the text {excerpt(value)}: "
+            f"use {instead}({excerpt(value)}) for a move text"
+        )
+    return f"{where} takes a Move, not {type(value).__name__}"
+
+
 def _matches(mt: MoveText, move: Move, names: list[str], *, exact: bool) -> bool:
     """Does a move text fit a legal move (whose squares are ``names``)?"""
     if mt.capture_marked and move.kind is not MoveKind.CAPTURE:
@@ -989,6 +1107,9 @@ class LegalMoves:
         return self.board.generate().kind != NONE
 
     def __contains__(self, move: object) -> bool:
+        """Is a :class:`Move` legal?  A move text raises ``TypeError``: see ``parse_move``."""
+        if isinstance(move, str):  # never a silent False: "d4" is no Move, even when d4 is legal
+            raise TypeError(_not_a_move("`in board.legal_moves`", move, "board.parse_move"))
         return isinstance(move, Move) and self.board.is_legal(move)
 
     def __repr__(self) -> str:

@@ -32,6 +32,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from emergo.board import BLACK, COLOR_NAMES, WHITE, Board, Color, Move, Stack
+from emergo.errors import InvalidOptionError
 from emergo.geometry import LETTERS, NAMINGS, Geometry, Names, Square
 from emergo.svg import VIEWS, View
 
@@ -101,11 +102,11 @@ def diagram(
     the board's move stack, ``False`` none, a :class:`Move` that move.
     """
     if view not in VIEWS:
-        raise ValueError(f"unknown view {view!r} (known: {', '.join(VIEWS)})")
+        raise InvalidOptionError(f"unknown view {view!r} (known: {', '.join(VIEWS)})")
     if names is None:
         names = "oblique" if view == "diamond" else "checker"
     if names not in NAMINGS:
-        raise ValueError(f"unknown naming {names!r} (known: {', '.join(NAMINGS)})")
+        raise InvalidOptionError(f"unknown naming {names!r} (known: {', '.join(NAMINGS)})")
     geo = board.geometry
     geo.check_naming(names)  # the hexagon has no checkerboard (R4)
     if view == "checker":

@@ -25,6 +25,17 @@ class InvalidPositionError(ValueError):
     """The text is not a valid position string (R22) or describes an impossible position."""
 
 
-class NamingError(ValueError):
+class InvalidSquareError(ValueError):
+    """The text is not the name of a square, or the int is not a square of the board (R1, R3)."""
+
+
+class InvalidOptionError(ValueError):
+    """An option such as ``variant=`` or ``names=`` has a value the library does not know.
+
+    The message lists the values it knows.
+    """
+
+
+class NamingError(InvalidOptionError):
     """The board has no square names of the kind asked for: the hexagon has no checkerboard
     naming (R3 names the squares of the square boards only; R4)."""

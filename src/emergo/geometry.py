@@ -19,7 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Literal
 
-from emergo.errors import NamingError
+from emergo.errors import InvalidOptionError, NamingError
 
 Square = int
 Names = Literal["oblique", "checker"]
@@ -230,9 +230,9 @@ DEFAULT_VARIANT = "9x9"
 
 
 def geometry(variant: str = DEFAULT_VARIANT) -> Geometry:
-    """The geometry of a variant; raises ``ValueError`` naming the known variants."""
+    """The geometry of a variant; raises :class:`InvalidOptionError` naming the known variants."""
     try:
         return GEOMETRIES[variant]
-    except KeyError:
+    except (KeyError, TypeError):  # TypeError: an unhashable value is no variant either
         known = ", ".join(VARIANTS)
-        raise ValueError(f"unknown variant {variant!r} (known: {known})") from None
+        raise InvalidOptionError(f"unknown variant {variant!r} (known: {known})") from None

@@ -18,20 +18,25 @@ the rules have ended.  Writing is canonical, so ``write_game(read_game(text))`` 
 
 from __future__ import annotations
 
+import io
+import os
 import re
 import weakref
 from collections.abc import Iterable, Iterator, Mapping, MutableMapping
-from typing import Literal, Protocol
+from contextlib import contextmanager
+from typing import Literal, Protocol, TypeAlias
 
 from emergo.board import Board, Move, Outcome, Termination
 from emergo.errors import (
     AmbiguousMoveError,
     IllegalMoveError,
     InvalidMoveError,
+    InvalidOptionError,
     InvalidPositionError,
     NamingError,
 )
 from emergo.geometry import DEFAULT_VARIANT, NAMINGS, VARIANTS, Names
+from emergo.notation import MAX_MOVE_TEXT, check_names, excerpt
 
 __all__ = [
     "RESULTS",
@@ -81,8 +86,8 @@ _TOKEN = re.compile(
   | (?P<open>\{)
   | (?P<semi>;)
   | (?P<result>1-0|0-1|1/2-1/2|½-½|\*)(?=\s|[{;]|$)
-  | (?P<number>\d+\s*(?:\.+|…))
-  | (?P<nag>\$\d+)
+  | (?P<number>[0-9]+\s*(?:\.+|…))
+  | (?P<nag>\$[0-9]+)
   | (?P<bad>[()\[\]}$])
   | (?P<move>[^\s{};()\[\]$]+)
     """,
@@ -96,14 +101,26 @@ class RecordError(ValueError):
     """A record that cannot be read or written: ``line`` (1-based, in the file) and ``move``.
 
     ``str(error)`` is ``line 14: move 23... "hd4x": illegal move ...``; ``reason`` is the message
-    without the line prefix.  ``line`` is ``None`` for games built in code.
+    without the line prefix.  ``line`` is ``None`` for games built in code.  ``file`` is the path
+    when the reader opened the file itself (``read_game(Path("games.egn"))``), and then leads
+    the message: ``games.egn: line 14: ...``.
     """
 
-    def __init__(self, reason: str, *, line: int | None = None, move: str | None = None) -> None:
-        super().__init__(f"line {line}: {reason}" if line is not None else reason)
+    def __init__(
+        self,
+        reason: str,
+        *,
+        line: int | None = None,
+        move: str | None = None,
+        file: str | None = None,
+    ) -> None:
+        where = [file] if file is not None else []
+        where += [f"line {line}"] if line is not None else []
+        super().__init__(": ".join([*where, reason]))
         self.reason = reason
         self.line = line
         self.move = move
+        self.file = file
 
 
 class Headers(MutableMapping[str, str]):
@@ -120,11 +137,11 @@ class Headers(MutableMapping[str, str]):
 
     def __setitem__(self, name: str, value: str) -> None:
         if not isinstance(name, str) or not _TAG_NAME.fullmatch(name):
-            raise ValueError(f"bad tag name {name!r}: use letters, digits and _")
+            raise RecordError(f"bad tag name {name!r}: use letters, digits and _")
         if not isinstance(value, str):
-            raise ValueError(f"tag {name}: the value must be text, not {type(value).__name__}")
+            raise RecordError(f"tag {name}: the value must be text, not {type(value).__name__}")
         if "\n" in value or "\r" in value:
-            raise ValueError(f"tag {name}: the value must be one line")
+            raise RecordError(f"tag {name}: the value must be one line")
         self._tags[name] = value
 
     def __getitem__(self, name: str) -> str:
@@ -158,6 +175,11 @@ def _label(ply: int, white_starts: bool) -> str:
     return f"{number}." if white else f"{number}..."
 
 
+def _short(text: str, width: int = 40) -> str:
+    """A tag value or move text for a message, cut short when it is long."""
+    return text if len(text) <= width else f"{text[:width]}... ({len(text)} characters)"
+
+
 def _variant(text: str) -> str:
     variant = text.strip().lower()
     if variant not in VARIANTS:
@@ -173,7 +195,7 @@ def _start_board(variant: str | None, position: str | None) -> Board:
     try:
         return Board(position, variant=name)
     except InvalidPositionError as e:
-        raise RecordError(f'bad Position "{position}": {e} (R22)') from None
+        raise RecordError(f'bad Position "{_short(position)}": {e} (R22)') from None
 
 
 def _is_initial(board: Board) -> bool:
@@ -186,13 +208,15 @@ def _termination(text: str) -> Termination:
         return Termination(key)
     except ValueError:
         known = ", ".join(t.value for t in Termination)
-        raise RecordError(f'unknown Termination "{text}": expected one of {known}') from None
+        raise RecordError(
+            f'unknown Termination "{_short(text)}": expected one of {known}'
+        ) from None
 
 
 def _result(text: str) -> str:
     result = _RESULT_ALIASES.get(text.strip(), text.strip())
     if result not in RESULTS:
-        raise RecordError(f'bad Result "{text}": expected 1-0, 0-1, 1/2-1/2 or * (R20)')
+        raise RecordError(f'bad Result "{_short(text)}": expected 1-0, 0-1, 1/2-1/2 or * (R20)')
     return result
 
 
@@ -255,7 +279,7 @@ def _settle(headers: Headers, end: Board, token: str | None) -> tuple[str, str |
 
 def _ended(ply: int, white_starts: bool, text: str, outcome: Outcome) -> str:
     return (
-        f'move {_label(ply, white_starts)} "{text}" is played after the game ended: '
+        f'move {_label(ply, white_starts)} "{_short(text)}" is played after the game ended: '
         f"{outcome.reason()}"
     )
 
@@ -352,6 +376,7 @@ class Game:
         An illegal move raises and changes nothing.  When the rules end the game with this
         move, ``Result`` and ``Termination`` are set from :meth:`Board.outcome`.
         """
+        check_names(names)
         board = self._end()
         outcome = board.outcome()
         if outcome is not None:
@@ -431,8 +456,7 @@ def write_game(game: Game, *, names: Names = "oblique") -> str:
     has none: :class:`~emergo.errors.NamingError`).
     Raises :class:`RecordError` if the moves are illegal or the result contradicts them.
     """
-    if names not in NAMINGS:
-        raise ValueError(f"names must be one of {', '.join(NAMINGS)}, not {names!r}")
+    check_names(names)
     end = game._end()
     start = end.root()
     start.geometry.check_naming(names)  # NamingError: no checkerboard names on hex (R3, R4)
@@ -506,57 +530,157 @@ class _Writable(Protocol):
     def write(self, text: str, /) -> int: ...
 
 
-class _Source:
-    """A text stream read line by line, counting lines, with one line of push-back."""
+_INPUT: TypeAlias = "_Readable | str | os.PathLike[str]"
+_BINARY = (
+    "{what}() needs a text stream, not a binary one: open the file with "
+    "open(path, encoding='utf-8'), or pass a pathlib.Path"
+)
 
-    def __init__(self, handle: _Readable) -> None:
-        self.handle = handle
+
+def _stream(source: object, what: str) -> _Readable:
+    """``source`` when it is a text stream; a ``TypeError`` saying what to pass instead."""
+    if isinstance(source, (bytes, bytearray, memoryview)):
+        raise TypeError(
+            f"{what}() reads text, not bytes: decode them (bytes.decode('utf-8')) or pass a "
+            "pathlib.Path"
+        )
+    mode = getattr(source, "mode", "")
+    if isinstance(source, (io.RawIOBase, io.BufferedIOBase)) or (
+        isinstance(mode, str) and "b" in mode
+    ):
+        raise TypeError(_BINARY.format(what=what))
+    if not callable(getattr(source, "readline", None)):
+        raise TypeError(
+            f"{what}() takes record text (a str), a path (pathlib.Path) or a text stream, "
+            f"not {type(source).__name__}"
+        )
+    return source  # type: ignore[return-value]
+
+
+@contextmanager
+def _opened(source: _INPUT, what: str) -> Iterator[tuple[_Readable, str | None]]:
+    """The text stream to read ``source`` from, and the path when the reader opens the file.
+
+    A ``str`` is record text and an ``os.PathLike`` (``pathlib.Path``) a path, which is opened
+    as UTF-8 text and closed again; anything else must be a text stream.
+    """
+    if isinstance(source, str):
+        if "\n" not in source and source.strip() and os.path.isfile(source):
+            raise TypeError(
+                f"{what}() reads a str as record text, and {excerpt(source)} is the name of a "
+                f"file: pass pathlib.Path({source!r}) to read the file"
+            )
+        yield io.StringIO(source), None
+    elif isinstance(source, os.PathLike):
+        path = os.fsdecode(source)
+        with open(path, encoding="utf-8") as handle:
+            yield handle, path
+    else:
+        yield _stream(source, what), None
+
+
+def _bad_utf8(path: str) -> tuple[int, int] | None:
+    """The line (counted as text mode counts it) and the value of the first byte not UTF-8."""
+    line = 1
+    with open(path, "rb") as f:
+        for raw in f:  # UTF-8 never uses the byte of "\n" inside a character
+            try:
+                raw.decode("utf-8")
+            except UnicodeDecodeError as e:
+                head = raw[: e.start]
+                return line + head.count(b"\r") - head.count(b"\r\n"), raw[e.start]
+            line += 1 + raw.count(b"\r") - raw.count(b"\r\n")
+    return None
+
+
+def _not_utf8(error: UnicodeDecodeError, line: int, file: str | None) -> RecordError:
+    if file is not None:
+        found = _bad_utf8(file)
+        if found is not None:
+            return RecordError(
+                f"the file is not UTF-8 text: byte 0x{found[1]:02x} cannot be decoded",
+                line=found[0],
+                file=file,
+            )
+    return RecordError(
+        f"the text after line {line} cannot be decoded ({error.reason}): "
+        "records are UTF-8 text, so open the file with encoding='utf-8'",
+        file=file,
+    )
+
+
+class _Place:
+    """Where reading a stream has got to: the lines read so far and one line of push-back.
+
+    It holds no reference to its stream, so that the table below never keeps a stream alive.
+    """
+
+    __slots__ = ("line", "pending")
+
+    def __init__(self) -> None:
         self.line = 0
         self.pending: str | None = None
 
+
+# One place per stream, so that line numbers and a pushed-back line survive between calls.
+_PLACES: weakref.WeakKeyDictionary[object, _Place] = weakref.WeakKeyDictionary()
+
+
+class _Source:
+    """A text stream read line by line, counting lines, with one line of push-back."""
+
+    def __init__(self, handle: _Readable, file: str | None) -> None:
+        self.handle = handle
+        self.file = file
+        try:
+            place = _PLACES.get(handle)
+            if place is None:
+                place = _PLACES[handle] = _Place()
+        except TypeError:  # a stream that cannot be weakly referenced: count from here
+            place = _Place()
+        self.place = place
+
+    @property
+    def line(self) -> int:
+        return self.place.line
+
     def readline(self) -> str | None:
-        if self.pending is not None:
-            text, self.pending = self.pending, None
+        place = self.place
+        if place.pending is not None:
+            text, place.pending = place.pending, None
         else:
-            text = self.handle.readline()
+            try:
+                text = self.handle.readline()
+            except UnicodeDecodeError as e:
+                raise _not_utf8(e, place.line, self.file) from None
+            if not isinstance(text, str):
+                raise TypeError(_BINARY.format(what="reading a record"))
             if not text:
                 return None
-            if self.line == 0:
+            if place.line == 0:
                 text = text.removeprefix("\ufeff")
-        self.line += 1
+        place.line += 1
         return text
 
     def unread(self, text: str) -> None:
-        self.pending = text
-        self.line -= 1
-
-
-# One source per stream, so that line numbers and a pushed-back line survive between calls.
-_SOURCES: weakref.WeakKeyDictionary[object, _Source] = weakref.WeakKeyDictionary()
-
-
-def _source(handle: _Readable) -> _Source:
-    try:
-        source = _SOURCES.get(handle)
-        if source is None:
-            source = _SOURCES[handle] = _Source(handle)
-        return source
-    except TypeError:  # a stream that cannot be weakly referenced: count from here
-        return _Source(handle)
+        self.place.pending = text
+        self.place.line -= 1
 
 
 class _Parser:
     """The state of reading one game: tags, then movetext tokens as they come."""
 
-    def __init__(self, names: Names, build: bool) -> None:
+    def __init__(self, names: Names, build: bool, file: str | None = None) -> None:
         self.names: Names = names
         self.build = build
+        self.file = file
         self.game = Game()
         self.tags: list[tuple[str, str, int]] = []
         self.tag_lines: dict[str, int] = {}
         self.board: Board | None = None
         self.white_starts = True
         self.comment: list[str] | None = None  # inside a {comment}: its text so far
+        self.comments: dict[int, list[str]] = {}  # by ply; joined once at the end (linear)
         self.comment_line = 0
         self.held: tuple[str, int] | None = None  # a move text that may go on in the next token
         self.join_next = False
@@ -568,7 +692,7 @@ class _Parser:
         return bool(self.game.errors)
 
     def error(self, reason: str, line: int, move: str | None = None) -> None:
-        self.game.errors.append(RecordError(reason, line=line, move=move))
+        self.game.errors.append(RecordError(reason, line=line, move=move, file=self.file))
 
     # --- tags -----------------------------------------------------------------------------------
 
@@ -578,12 +702,17 @@ class _Parser:
         while pos < len(text):
             m = _TAG.match(text, pos)
             if m is None:
-                self.error(f'bad tag pair {text[pos:]!r}: expected [Name "value"]', line)
+                self.error(f'bad tag pair {excerpt(text[pos:])}: expected [Name "value"]', line)
                 return
             name, value = m.group(1), _UNESCAPE.sub(r"\1", m.group(2))
-            if name in self.tag_lines:
+            if "\r" in value or "\n" in value:  # a stream that splits lines at "\n" only
                 self.error(
-                    f"tag {name} is given twice (first on line {self.tag_lines[name]})", line
+                    f"tag {_short(name)}: the value must be one line, not {excerpt(value)}", line
+                )
+            elif name in self.tag_lines:
+                self.error(
+                    f"tag {_short(name)} is given twice (first on line {self.tag_lines[name]})",
+                    line,
                 )
             else:
                 self.tags.append((name, value, line))
@@ -675,7 +804,7 @@ class _Parser:
                 self.token = (_RESULT_ALIASES.get(token, token), line)
                 rest = text[pos:].strip()
                 if rest and not rest.startswith(";"):
-                    self.error(f"unexpected text after the result {token}: {rest!r}", line)
+                    self.error(f"unexpected text after the result {token}: {excerpt(rest)}", line)
                 return True
             elif kind == "bad":
                 what = "variations are not supported" if token in "()" else "unexpected"
@@ -687,7 +816,8 @@ class _Parser:
         # Some sources space out a move ("h4 x f4", "e4 - e5"): glue separators to the move.
         standalone = all(c in _SEPARATORS for c in token.lower())
         if self.held is not None and (self.join_next or token[0].lower() in _SEPARATORS):
-            self.held = (self.held[0] + token, self.held[1])
+            if len(self.held[0]) <= MAX_MOVE_TEXT:  # past it the move is refused: stop growing
+                self.held = (self.held[0] + token, self.held[1])
         else:
             self.flush()
             self.held = (token, line)
@@ -709,7 +839,8 @@ class _Parser:
         try:
             move = board.parse_move(text, self.names)
         except (InvalidMoveError, IllegalMoveError, AmbiguousMoveError) as e:
-            self.error(f'move {_label(ply, self.white_starts)} "{text}": {e}', line, text)
+            label = _label(ply, self.white_starts)
+            self.error(f'move {label} "{_short(text)}": {e}', line, text)
             return
         board.push(move)
         self.game.moves.append(move)
@@ -718,12 +849,12 @@ class _Parser:
         text = " ".join(text.split())  # whitespace is not kept, so wrapping cannot change it
         if not text or self.broken or not self.build:
             return
-        ply = len(self.game.moves)
-        old = self.game.comments.get(ply)
-        self.game.comments[ply] = f"{old} {text}" if old else text
+        self.comments.setdefault(len(self.game.moves), []).append(text)
 
     def finish(self) -> None:
         self.flush()
+        for ply, parts in self.comments.items():
+            self.game.comments[ply] = " ".join(parts)
         if self.comment is not None:
             self.error(
                 f"unterminated comment: the {{ on line {self.comment_line} is never closed",
@@ -751,14 +882,14 @@ class _Parser:
         game._cache = ((game.headers.get("Variant"), game.headers.get("Position")), self.board)
 
 
-def _read(handle: _Readable, names: Names, build: bool) -> Game | None:
-    source = _source(handle)
+def _read(handle: _Readable, file: str | None, names: Names, build: bool) -> Game | None:
+    source = _Source(handle, file)
     text = source.readline()
     while text is not None and (text.startswith("%") or not text.strip()):
         text = source.readline()
     if text is None:
         return None
-    parser = _Parser(names, build)
+    parser = _Parser(names, build, file)
     parser.last_line = source.line
     # The tag pairs: consecutive lines starting with "[" (and % escape lines).
     while text is not None and (text.startswith("%") or text.lstrip().startswith("[")):
@@ -782,16 +913,27 @@ def _read(handle: _Readable, names: Names, build: bool) -> Game | None:
 
 
 def _check_mode(names: Names, errors: ErrorMode) -> None:
-    if names not in NAMINGS:
-        raise ValueError(f"names must be one of {', '.join(NAMINGS)}, not {names!r}")
+    check_names(names)
     if errors not in ("raise", "collect"):
-        raise ValueError(f'errors must be "raise" or "collect", not {errors!r}')
+        raise InvalidOptionError(f'errors must be "raise" or "collect", not {errors!r}')
+
+
+def _next_game(handle: _Readable, file: str | None, names: Names, errors: ErrorMode) -> Game | None:
+    game = _read(handle, file, names, build=True)
+    if game is not None and game.errors and errors == "raise":
+        raise game.errors[0]
+    return game
 
 
 def read_game(
-    handle: _Readable, *, names: Names = "oblique", errors: ErrorMode = "raise"
+    source: _INPUT, *, names: Names = "oblique", errors: ErrorMode = "raise"
 ) -> Game | None:
     """The next game of a text stream, or ``None`` at its end.
+
+    ``source`` is a text stream, a ``str`` of record text (its first game is read) or a path
+    (``pathlib.Path`` or any ``os.PathLike``: the file is read as UTF-8, its first game, and
+    closed; errors then name the file).  A binary stream or ``bytes`` raise ``TypeError``;
+    text that is not UTF-8 raises :class:`RecordError` with the line, whatever ``errors`` says.
 
     The stream is read line by line, only as far as this game goes.  With ``errors="raise"``
     the first problem raises :class:`RecordError` (after the broken game has been read, so the
@@ -801,27 +943,35 @@ def read_game(
     from the stream.
     """
     _check_mode(names, errors)
-    game = _read(handle, names, build=True)
-    if game is not None and game.errors and errors == "raise":
-        raise game.errors[0]
-    return game
+    with _opened(source, "read_game") as (handle, file):
+        return _next_game(handle, file, names, errors)
 
 
 def read_games(
-    handle: _Readable, *, names: Names = "oblique", errors: ErrorMode = "raise"
+    source: _INPUT, *, names: Names = "oblique", errors: ErrorMode = "raise"
 ) -> Iterator[Game]:
-    """Every game of a text stream in turn, read lazily (see :func:`read_game`)."""
+    """Every game of a text stream, record text or file in turn, read lazily (see
+    :func:`read_game`).  A file given by path stays open until the iterator is finished."""
     _check_mode(names, errors)
-    while (game := read_game(handle, names=names, errors=errors)) is not None:
-        yield game
+    if not isinstance(source, (str, os.PathLike)):
+        _stream(source, "read_games")  # a wrong type fails here, not at the first game
+    return _games(source, names, errors)
 
 
-def read_headers(handle: _Readable) -> Headers | None:
+def _games(source: _INPUT, names: Names, errors: ErrorMode) -> Iterator[Game]:
+    with _opened(source, "read_games") as (handle, file):
+        while (game := _next_game(handle, file, names, errors)) is not None:
+            yield game
+
+
+def read_headers(source: _INPUT) -> Headers | None:
     """The tags of the next game, as written, skipping its movetext unplayed; ``None`` at the end.
 
     Only the syntax is checked (tag pairs, comments), which makes scanning a large file cheap.
+    ``source`` is what :func:`read_game` takes.
     """
-    game = _read(handle, "oblique", build=False)
+    with _opened(source, "read_headers") as (handle, file):
+        game = _read(handle, file, "oblique", build=False)
     if game is None:
         return None
     if game.errors:

@@ -39,6 +39,7 @@ from typing import Literal
 from xml.sax.saxutils import escape
 
 from emergo.board import BLACK, COLOR_NAMES, WHITE, Board, Color, Move, MoveKind, Stack
+from emergo.errors import InvalidOptionError, InvalidSquareError
 from emergo.geometry import LETTERS, NAMINGS, Geometry, Names, Square
 
 View = Literal["diamond", "checker"]
@@ -180,9 +181,9 @@ def board_svg(
     plays from the bottom.  Bad arguments raise ``ValueError`` saying which.
     """
     if view not in VIEWS:
-        raise ValueError(f"unknown view {view!r} (known: {', '.join(VIEWS)})")
+        raise InvalidOptionError(f"unknown view {view!r} (known: {', '.join(VIEWS)})")
     if names is not None and names not in NAMINGS:
-        raise ValueError(f"unknown naming {names!r} (known: {', '.join(NAMINGS)})")
+        raise InvalidOptionError(f"unknown naming {names!r} (known: {', '.join(NAMINGS)})")
     # Square names are read in the canonical naming unless one is asked for (R3).
     given: Names = names or "oblique"
     labels: Names = names or ("oblique" if view == "diamond" else "checker")
@@ -277,16 +278,16 @@ def board_svg(
 
 
 def _square(geo: Geometry, sq: Square | str, names: Names, what: str) -> Square:
-    """A square int from an int or a name; a clear ``ValueError`` otherwise."""
+    """A square int from an int or a name; a clear :class:`InvalidSquareError` otherwise."""
     if isinstance(sq, str):
         try:
             return geo.parse_square(sq.strip(), names)
         except KeyError:
-            raise ValueError(
+            raise InvalidSquareError(
                 f"{what} {sq!r} is not a square of the {geo.name} board ({names} names)"
             ) from None
     if isinstance(sq, bool) or not isinstance(sq, int) or sq not in geo:
-        raise ValueError(f"{what} {sq!r} is not a square of the {geo.name} board")
+        raise InvalidSquareError(f"{what} {sq!r} is not a square of the {geo.name} board")
     return sq
 
 
