@@ -788,11 +788,15 @@ class Game:
                 self._emit(Thinking(color, info))
             self._flush()
 
+        with self._lock:
+            thought = self._thought
+            if thought is None or thought.generation != generation:
+                return  # cancelled before it began
         result: SearchResult | None = None
         failure = ""
         try:
-            if not stop.is_set():
-                result = player.searcher.search(board, limit, on_info=report, stop=stop)
+            # Even when stopped already, the searcher returns a legal move (Searcher's contract).
+            result = player.searcher.search(board, limit, on_info=report, stop=stop)
         except Exception as e:  # a dying engine process, a broken searcher
             failure = f"{player.name} failed: {type(e).__name__}: {e}"
         with self._lock:
