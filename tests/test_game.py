@@ -481,6 +481,18 @@ def test_the_timer_ends_the_game_when_nobody_moves() -> None:
     game.close()
 
 
+def test_a_computer_that_thinks_too_long_loses_on_time() -> None:
+    searcher = WaitingSearcher()  # ignores its limit: only the game's timer can stop it
+    game = Game(computer(searcher), Human(), time_control=TimeControl.per_move(0.2))
+    over = threading.Event()
+    game.subscribe(lambda e: over.set() if isinstance(e, GameOver) else None)
+    game.start()
+    assert over.wait(WAIT) and game.wait(WAIT)
+    assert game.outcome == Outcome(Termination.TIME_FORFEIT, BLACK)
+    assert game.moves == () and not game.thinking
+    game.close()
+
+
 def test_per_move_clock() -> None:
     now = FakeTime()
     game = Game(Human(), Human(), time_control=TimeControl.per_move(1.0), now=now)
@@ -651,13 +663,19 @@ def test_record_round_trip_and_resume() -> None:
 
 
 def test_resume_an_unfinished_game_and_play_on() -> None:
-    game = Game(Human("Ann"), Human("Bob"), time_control=TimeControl.fischer(300, 2))
+    now = FakeTime()
+    game = Game(Human("Ann"), Human("Bob"), time_control=TimeControl.fischer(300, 2), now=now)
+    game.start()
+    now.advance(10.5)
     game.play("d4")
-    game.close()
+    now.advance(1)
     record = read_game(io.StringIO(write_game(game.record())))
+    game.close()
     assert record is not None
-    with Game.from_record(record, black=computer(RandomSearcher())) as again:
+    assert (record.headers["WhiteClock"], record.headers["BlackClock"]) == ("291.5", "299")
+    with Game.from_record(record, black=computer(RandomSearcher()), now=now) as again:
         assert again.time_control == TimeControl.fischer(300, 2)
+        assert (again.clock(WHITE), again.clock(BLACK)) == (291.5, 299)
         assert again.players[WHITE] == Human("Ann") and again.turn == BLACK
         again.start()
         assert again.wait(WAIT) and len(again.moves) == 2
@@ -717,3 +735,21 @@ def test_an_engine_over_the_protocol() -> None:
         assert game.wait(WAIT) and len(game.moves) == 2
         assert game.turn == WHITE
     assert black.searcher.engine.process.poll() is not None  # type: ignore[attr-defined]
+
+
+def test_stopping_an_engine_over_the_protocol() -> None:
+    command = [sys.executable, "-m", "emergo.protocol"]
+    with Game(Human(), Computer.protocol(command, limit=Limit(time=WAIT))) as game:
+        seen = collect(game)
+        game.play("d4")
+        assert game.thinking
+        while not any(isinstance(e, Thinking) for e in seen):  # the engine reports progress
+            assert game.wait(0.01) is False
+        game.stop_thinking()
+        assert len(game.moves) == 2 and not game.thinking
+
+
+def test_hint() -> None:
+    game = Game(Human(), Human(), analyser=FixedScore(Score.cp(12)))
+    result = game.hint()
+    assert result.move in game.board.moves() and result.infos[0].score == Score.cp(12)

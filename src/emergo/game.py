@@ -382,6 +382,8 @@ def accepts_draw(score: Score, board: Board) -> bool:
 # --- the game ------------------------------------------------------------------------------
 
 _RULE_ENDINGS = (Termination.NO_PIECES, Termination.BLOCKED, Termination.REPETITION)
+_GAME_TAGS = ("TimeControl", "WhiteClock", "BlackClock")
+"""Tags record() writes from the game's own state (seconds left: so a server can resume)."""
 
 
 @dataclass
@@ -414,8 +416,9 @@ class Game:
 
     ``time_control`` adds clocks; ``tags`` go into :meth:`record` (``Event``, ``Site``...);
     ``analyser`` is the full-strength searcher for :meth:`hint` and draw offers (default
-    the built-in engine, made when first needed); ``now`` is the time source of the clocks
-    (monotonic seconds; tests pass a fake).
+    the built-in engine, made when first needed; never a player's own searcher, which may
+    be searching at the same time); ``now`` is the time source of the clocks (monotonic
+    seconds; tests pass a fake).
     """
 
     def __init__(
@@ -440,7 +443,9 @@ class Game:
         self._time_control = time_control
         self._now = now
         # The game itself decides Result and Termination (record()).
-        self._tags = {k: v for k, v in (tags or {}).items() if k not in ("Result", "Termination")}
+        self._tags = {
+            k: v for k, v in (tags or {}).items() if k not in ("Result", "Termination", *_GAME_TAGS)
+        }
         self._date = self._tags.pop("Date", "") or datetime.date.today().strftime("%Y.%m.%d")
         self._outcome: Outcome | None = self._board.outcome()
         self._version = 0
@@ -475,8 +480,11 @@ class Game:
         analyser: Searcher | None = None,
         now: Callable[[], float] = time.monotonic,
     ) -> Game:
-        """Resume a recorded game (its moves, tags and any ending); players default to Humans
-        named by the record, the time control to its ``TimeControl`` tag (clocks start full).
+        """Resume a recorded game (its moves, tags and any ending).
+
+        Players default to Humans named by the record, the time control to its
+        ``TimeControl`` tag, the clocks to its ``WhiteClock``/``BlackClock`` tags (seconds
+        left when it was recorded; else full).
 
         >>> game = Game(Human("Ann"), Human("Bob"))
         >>> _ = game.play("d4"), game.play("e6")
@@ -488,7 +496,7 @@ class Game:
         board = record.end()
         if time_control is None and headers.get("TimeControl"):
             time_control = TimeControl.parse(headers["TimeControl"])
-        skip = {"White", "Black", "Result", "Termination", "Variant", "Position", "TimeControl"}
+        skip = {"White", "Black", "Result", "Termination", "Variant", "Position", *_GAME_TAGS}
         tags = {k: v for k, v in headers.items() if k not in skip}
         game = cls(
             white or Human(headers.get("White", "White")),
@@ -502,6 +510,14 @@ class Game:
         outcome = record.outcome()
         if outcome is not None:
             game._outcome = outcome  # resignation, agreement or time are in the tags only
+        if time_control is not None:
+            for color, tag in ((WHITE, "WhiteClock"), (BLACK, "BlackClock")):
+                if tag in headers:
+                    try:
+                        left = float(headers[tag])
+                    except ValueError:
+                        raise ValueError(f'bad {tag} "{headers[tag]}": seconds left') from None
+                    game._clocks.left[color] = max(left, 0.0)
         return game
 
     # --- state --------------------------------------------------------------------------
@@ -1061,6 +1077,8 @@ class Game:
             )
             if self._time_control is not None:
                 tags["TimeControl"] = self._time_control.tag()
+                for color, tag in ((WHITE, "WhiteClock"), (BLACK, "BlackClock")):
+                    tags[tag] = f"{max(self._left_locked(color), 0.0):.3f}".rstrip("0").rstrip(".")
             tags.setdefault("Event", "emergo game")
             outcome = self._outcome
             if outcome is not None and outcome.termination not in _RULE_ENDINGS:
