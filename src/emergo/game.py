@@ -2,7 +2,7 @@
 
 A :class:`Game` is the one controller every interface drives -- the terminal game, the
 browser app, the online server.  It holds the board and decides who may do what; the
-interface only passes on what people do and shows the :ref:`events <events>` it gets.
+interface only passes on what people do and shows the events it gets.
 
 Players are a :class:`Human` (moves come from the interface) or a :class:`Computer` (a
 :class:`~emergo.search.Searcher` with a :class:`~emergo.search.Limit`), which thinks in a
@@ -27,15 +27,15 @@ read (``game.board``, ``game.moves``, ``game.clock(WHITE)``...) sees one consist
 and a request that is refused (:class:`GameError`, or a parser error such as
 :class:`~emergo.errors.IllegalMoveError`) changes nothing.
 
-.. _events:
-
 Events: ``game.subscribe(callback)`` registers ``callback(event)``.  Callbacks run in the
-thread that caused the change -- the caller's for ``play``/``takeback``/..., the engine's
+thread that made the change -- the caller's for ``play``/``takeback``/..., the engine's
 thread for a computer's :class:`Thinking` reports and moves, the clock's thread for a time
-forfeit -- never while the game's lock is held (a callback may call the game), one at a
-time and in the order of the changes.  Every change of state bumps :attr:`Game.version`
-and the event that reports it carries the new version, so a client that saw version ``v``
-knows what it missed.
+forfeit -- or, when two threads change the game at once, in the one already delivering;
+never while the game's lock is held (a callback may call the game), one at a time, in the
+order of the changes.  So an interface with a thread of its own (an event loop) hands
+events over to it (``loop.call_soon_threadsafe``).  Every change of state bumps
+:attr:`Game.version` and the event that reports it carries the new version, so a client
+that saw version ``v`` knows what it missed.
 """
 
 from __future__ import annotations
@@ -117,12 +117,11 @@ class Computer:
     (the tighter bound wins, :func:`emergo.search.time_budget`).  ``on_close`` releases what
     the player holds (an engine process); :meth:`close` calls it once.
 
-    >>> from emergo.search import Limit
     >>> Computer.engine(level=3).name
     'emergo engine, level 3'
-    >>> Computer.engine(movetime=0.5).limit
-    Limit(depth=None, nodes=None, time=0.5, wtime=None, btime=None, winc=None, binc=None, movestogo=None, infinite=False)
-    """  # noqa: E501
+    >>> Computer.engine(movetime=0.5).limit.time
+    0.5
+    """
 
     def __init__(
         self,
@@ -394,13 +393,13 @@ class _Thought:
     color: Color
     stop: threading.Event
     thread: threading.Thread
-    info: SearchInfo | None = None  # the last best-line report
 
 
 @dataclass
 class _Offer:
+    """A draw offer waiting for its answer (compared by identity: each offer is new)."""
+
     color: Color
-    number: int
 
 
 @dataclass
@@ -453,7 +452,6 @@ class Game:
         self._closed = False
         self._paused = False
         self._offer: _Offer | None = None
-        self._offers = 0
         self._thought: _Thought | None = None
         self._generation = 0
         self._last_thread: threading.Thread | None = None
@@ -799,8 +797,6 @@ class Game:
                 if thought is None or thought.generation != generation:
                     stop.set()
                     return
-                if info.multipv == 1:
-                    thought.info = info
                 self._emit(Thinking(color, info))
             self._flush()
 
@@ -956,8 +952,7 @@ class Game:
                         raise GameError(f"{COLOR_NAMES[by]} has already offered a draw")
                     self._finish_locked(Outcome(Termination.AGREEMENT, None))
                     return True
-                self._offers += 1
-                offer = self._offer = _Offer(by, self._offers)
+                offer = self._offer = _Offer(by)
                 self._emit(DrawOffered(by, self._bump()))
                 board = self._board.copy()
         finally:
