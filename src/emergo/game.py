@@ -461,7 +461,7 @@ class Game:
         self._watcher: threading.Thread | None = None
         self._subscribers: list[Callable[[Event], None]] = []
         self._outbox: list[Event] = []
-        self._dispatching = False
+        self._dispatcher: threading.Thread | None = None  # the thread delivering events
         self._analyser = analyser
         self._analysis_lock = threading.Lock()
 
@@ -563,6 +563,12 @@ class Game:
             return self._thought is not None
 
     @property
+    def started(self) -> bool:
+        """Has the game started (:meth:`start` or a first move): do the clocks run?"""
+        with self._lock:
+            return self._started
+
+    @property
     def paused(self) -> bool:
         with self._lock:
             return self._paused
@@ -619,14 +625,15 @@ class Game:
         calls the game does not deliver newer events before older ones still in its batch.
         """
         with self._lock:
-            if self._dispatching:
+            if self._dispatcher is not None:
                 return
-            self._dispatching = True
+            self._dispatcher = threading.current_thread()
         try:
             while True:
                 with self._lock:
                     if not self._outbox:
-                        self._dispatching = False
+                        self._dispatcher = None
+                        self._changed.notify_all()  # wait() also waits for the news
                         return
                     batch, self._outbox = self._outbox, []
                     callbacks = list(self._subscribers)
@@ -638,7 +645,8 @@ class Game:
                             log.exception("game event callback failed on %r", event)
         except BaseException:
             with self._lock:
-                self._dispatching = False
+                self._dispatcher = None
+                self._changed.notify_all()
             raise
 
     def _bump(self) -> int:
@@ -817,17 +825,16 @@ class Game:
                 return  # cancelled: a takeback, a resignation, the end, close()
             self._thought = None
             self._changed.notify_all()
+            move = result.move if result is not None else None
             if self._check_time_locked():
-                pass
-            elif result is not None and result.move is not None:
-                if self._board.is_legal(result.move):
-                    self._play_locked(result.move, color)
-                else:
-                    failure = f"{player.name} chose an illegal move {result.move}"
-            elif not failure:
-                failure = f"{player.name} found no move in {self._board.position()!r}"
-            if failure:
-                self._paused = True
+                pass  # it thought too long (R20): the game is over, whatever it found
+            elif move is not None and self._board.is_legal(move):
+                self._play_locked(move, color)
+            else:
+                if not failure:
+                    what = f"an illegal move {move}" if move is not None else "no move"
+                    failure = f"{player.name} chose {what} in {self._board.position()!r}"
+                self._paused = True  # an interface may resume (retry) or take over
                 self._emit(ComputerFailed(color, failure, self._bump()))
         self._flush()
 
@@ -867,12 +874,19 @@ class Game:
         self._flush()
 
     def wait(self, timeout: float | None = None) -> bool:
-        """Block until no computer is thinking (a person to move, the game over, or paused).
+        """Block until no computer is thinking (a person to move, the game over, or paused)
+        and the events so far are delivered; ``False`` when ``timeout`` seconds passed first.
 
-        Returns ``False`` when ``timeout`` seconds passed first.
+        (Called from an event callback, it does not wait for the delivery it is part of.)
         """
+        me = threading.current_thread()
+
+        def idle() -> bool:
+            delivered = not self._outbox and self._dispatcher is None
+            return self._thought is None and (delivered or self._dispatcher is me)
+
         with self._changed:
-            return self._changed.wait_for(lambda: self._thought is None, timeout)
+            return self._changed.wait_for(idle, timeout)
 
     def hint(self, limit: Limit | None = None) -> SearchResult:
         """A full-strength search of the current position (blocking; not while the lock is held)."""
@@ -1034,11 +1048,13 @@ class Game:
         return True
 
     def check_time(self) -> Outcome | None:
-        """Look at the clock now (a timer does this by itself); the outcome if time ran out."""
+        """Look at the clock now (a timer does so by itself); the outcome if time has run out."""
         with self._lock:
-            ended = self._check_time_locked()
-            outcome = self._outcome if ended else None
+            self._check_time_locked()
+            outcome = self._outcome
         self._flush()
+        if outcome is None or outcome.termination is not Termination.TIME_FORFEIT:
+            return None
         return outcome
 
     def _restart_watcher_locked(self) -> None:
