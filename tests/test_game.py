@@ -368,6 +368,14 @@ def test_draw_offer_to_the_engine_in_a_lost_position_is_accepted() -> None:
         assert record.headers["Termination"] == "agreement"
 
 
+def test_an_analyser_without_scores_counts_the_men() -> None:
+    lost = Board("w 0/0 b5:w4 e5:b3w5 h5:w3 e8:b9")
+    with Game(Human(), computer(RandomSearcher()), board=lost, analyser=GreedySearcher()) as game:
+        assert game.offer_draw(by=WHITE) is True
+    with Game(computer(RandomSearcher()), Human(), board=lost, analyser=GreedySearcher()) as game:
+        assert game.offer_draw(by=BLACK) is False  # White, 15 men against 9, plays on
+
+
 def test_draw_offer_during_the_computers_thought_uses_the_analyser() -> None:
     searcher = WaitingSearcher()
     analyser = FixedScore(Score.cp(200))  # good for Black, the side to move

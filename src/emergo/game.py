@@ -986,10 +986,12 @@ class Game:
             result = self._analysis().search(board, Limit(time=DRAW_THINK_TIME))
         if result.infos:
             score = result.infos[0].score
-        else:  # a searcher that reports no score: count the men (R5)
-            from emergo.players import material
+        else:  # an analyser that reports no score: the men each side controls (R5, R9)
 
-            score = Score.cp(100 * (material(board, board.turn) - material(board, not board.turn)))
+            def men(c: Color) -> int:
+                return board.hand(c) + sum(s.size for s in board.stacks().values() if s.owner == c)
+
+            score = Score.cp(100 * (men(board.turn) - men(not board.turn)))
         return accepts_draw(score if board.turn == color else -score, board)
 
     def answer_draw(self, *, by: Color, accept: bool) -> None:
