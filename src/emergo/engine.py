@@ -462,3 +462,148 @@ def _info(args: dict[str, str], board: Board) -> InfoDict:
 
 def _describe(limit: Limit) -> str:
     return " ".join(f"{k}={v}" for k, v in limit_fields(limit) if v not in (None, False)) or "go"
+
+
+# --- an engine over the protocol as a Searcher ------------------------------------------------
+
+# Imported here, not above, so that this adapter stays one self-contained block.
+from emergo.search import InfoCallback, SearchInfo, SearchResult  # noqa: E402
+
+__all__ += ["ProtocolSearcher"]
+
+
+class ProtocolSearcher:
+    """An engine process speaking the protocol, as an :class:`emergo.search.Searcher`.
+
+    The game flow (:class:`emergo.game.Computer`), matches and analysis can then use an
+    external engine like any built-in searcher: ``on_info`` gets the engine's ``info``
+    lines as they come, and setting ``stop`` sends ``stop`` (the engine then answers
+    ``done`` with its best move so far).  One search runs at a time.
+    """
+
+    def __init__(self, engine: SimpleEngine) -> None:
+        self.engine = engine
+        self._lock = threading.Lock()
+
+    @classmethod
+    def popen(
+        cls,
+        command: list[str] | str,
+        *,
+        timeout: float | None = 10.0,
+        options: Mapping[str, object] | None = None,
+    ) -> ProtocolSearcher:
+        """Start an engine (:meth:`SimpleEngine.popen`) and set ``options``."""
+        engine = SimpleEngine.popen(command, timeout=timeout)
+        try:
+            if options:
+                engine.configure(options)
+        except BaseException:
+            engine.quit()
+            raise
+        return cls(engine)
+
+    @property
+    def name(self) -> str:
+        return self.engine.name
+
+    def clear(self) -> None:
+        self.engine.new_game()
+
+    def close(self) -> None:
+        """Quit the engine process."""
+        self.engine.quit()
+
+    def search(
+        self,
+        board: Board,
+        limit: Limit,
+        *,
+        multipv: int = 1,
+        on_info: InfoCallback | None = None,
+        stop: threading.Event | None = None,
+    ) -> SearchResult:
+        with self._lock:
+            return self._search(board, limit, max(1, multipv), on_info, stop)
+
+    def _search(
+        self,
+        board: Board,
+        limit: Limit,
+        multipv: int,
+        on_info: InfoCallback | None,
+        stop: threading.Event | None,
+    ) -> SearchResult:
+        engine = self.engine
+        if board.outcome() is not None:
+            return SearchResult(None)
+        moves = " ".join(str(m) for m in board.move_stack)
+        engine.send(
+            format_line("pos", [("pos", board.root().position()), ("moves", moves or None)])
+        )
+        engine.send(
+            format_line("go", [*limit_fields(limit), ("multipv", multipv if multipv > 1 else None)])
+        )
+        done = threading.Event()
+        if stop is not None:
+            threading.Thread(
+                target=self._stopper, args=(stop, done), name="engine-stop", daemon=True
+            ).start()
+        budget = None
+        if engine.timeout is not None and limit.is_timed():
+            own = [t for t in (limit.time, limit.wtime if board.turn else limit.btime) if t]
+            budget = engine.timeout + (min(own) if own else 0.0)
+        deadline = engine._deadline(budget)
+        lines: dict[int, SearchInfo] = {}
+        try:
+            while True:
+                try:
+                    command, args = engine._read(deadline, f"go ({_describe(limit)})")
+                except EngineTimeoutError:
+                    engine._recover()
+                    raise
+                if command == "done":
+                    break
+                if command == "info":
+                    info = _search_info(_info(args, board))
+                    if info is not None:
+                        lines[info.multipv] = info
+                        if on_info is not None:
+                            on_info(info)
+        finally:
+            done.set()
+        infos = tuple(lines[k] for k in sorted(lines))
+        text = args.get("move", "")
+        if not text:
+            raise EngineError(f"{engine.name} did not move in {board.position()!r}")
+        try:
+            move = board.parse_move(text)
+        except ValueError as e:
+            raise EngineError(f"{engine.name} sent an illegal move {text!r}: {e}") from None
+        pv = infos[0].pv if infos else ()
+        ponder = pv[1] if len(pv) > 1 and pv[0] == move else None
+        return SearchResult(move, ponder, infos)
+
+    def _stopper(self, stop: threading.Event, done: threading.Event) -> None:
+        """Send ``stop`` when the caller asks, unless the search is over by then."""
+        while not done.is_set():
+            if stop.wait(0.05):
+                if not done.is_set():
+                    with contextlib.suppress(EngineError):
+                        self.engine.send("stop")
+                return
+
+
+def _search_info(info: InfoDict) -> SearchInfo | None:
+    """An engine's report as a SearchInfo (``None`` when it has no score)."""
+    if "score" not in info:
+        return None
+    return SearchInfo(
+        depth=info.get("depth", 0),
+        score=info["score"],
+        pv=tuple(info.get("pv", [])),
+        nodes=info.get("nodes", 0),
+        time=info.get("time", 0.0),
+        seldepth=info.get("seldepth"),
+        multipv=info.get("multipv", 1),
+    )
