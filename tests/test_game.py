@@ -735,7 +735,7 @@ def test_moves_from_other_threads() -> None:
 
 
 def test_an_engine_over_the_protocol() -> None:
-    command = [sys.executable, "-m", "emergo.protocol", "--player", "greedy"]
+    command = [sys.executable, "-m", "emergo.cli.engine", "--player", "greedy"]
     black = Computer.protocol(command, limit=Limit(depth=1))
     assert "greedy" in black.name
     with Game(Human(), black) as game:
@@ -746,7 +746,7 @@ def test_an_engine_over_the_protocol() -> None:
 
 
 def test_stopping_an_engine_over_the_protocol() -> None:
-    command = [sys.executable, "-m", "emergo.protocol"]
+    command = [sys.executable, "-m", "emergo.cli.engine"]
     with Game(Human(), Computer.protocol(command, limit=Limit(time=WAIT))) as game:
         seen = collect(game)
         game.play("d4")

@@ -27,7 +27,7 @@ from types import TracebackType
 from typing import IO, NamedTuple, TypedDict
 
 from emergo.board import Board, Move
-from emergo.search import Limit, Score
+from emergo.search import InfoCallback, Limit, Score, SearchInfo, SearchResult
 from emergo.wire import Option, ProtocolError, format_line, limit_fields, parse_line
 
 __all__ = [
@@ -38,6 +38,7 @@ __all__ = [
     "Limit",
     "Option",
     "PlayResult",
+    "ProtocolSearcher",
     "Score",
     "SimpleEngine",
 ]
@@ -465,11 +466,6 @@ def _describe(limit: Limit) -> str:
 
 
 # --- an engine over the protocol as a Searcher ------------------------------------------------
-
-# Imported here, not above, so that this adapter stays one self-contained block.
-from emergo.search import InfoCallback, SearchInfo, SearchResult  # noqa: E402
-
-__all__ += ["ProtocolSearcher"]
 
 
 class ProtocolSearcher:

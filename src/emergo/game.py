@@ -52,6 +52,8 @@ from typing import Literal, TypeAlias
 
 from emergo.board import BLACK, COLOR_NAMES, WHITE, Board, Color, Move, Outcome, Termination
 from emergo.geometry import Names
+from emergo.levels import LEVEL_MAX, LevelSearcher
+from emergo.players import backend as make_backend
 from emergo.record import Game as Record
 from emergo.search import Limit, Score, Searcher, SearchInfo, SearchResult
 
@@ -153,10 +155,6 @@ class Computer:
 
         Without ``movetime`` the game decides the time (see :class:`Computer`).
         """
-        # moves to emergo.levels / emergo.players
-        from emergo.search import LEVEL_MAX, LevelSearcher
-        from emergo.search import backend as make_backend
-
         if level is None:
             level = LEVEL_MAX
         if movetime is not None and not (math.isfinite(movetime) and movetime > 0):
@@ -896,10 +894,7 @@ class Game:
 
     def _analysis(self) -> Searcher:
         if self._analyser is None:
-            # moves to emergo.levels / emergo.players
-            from emergo.search import backend
-
-            self._analyser = backend("auto")
+            self._analyser = make_backend("auto")
         return self._analyser
 
     # --- takebacks, draws, resignation --------------------------------------------------
