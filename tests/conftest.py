@@ -29,7 +29,7 @@ def oracle_games() -> list[dict[str, Any]]:
 
 
 def oracle_hex_games() -> list[dict[str, Any]]:
-    """HexEmergo games (R4 ``hex``) from a naive implementation of RULES.md."""
+    """HexEmergo games (R4 ``hex``) from a naive implementation of the rules (docs/rules.md)."""
     return list(read_jsonl("hex-dev.jsonl"))
 
 

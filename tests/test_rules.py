@@ -1,4 +1,4 @@
-"""Rule-by-rule checks of the pure-Python reference (RULES.md R1-R19)."""
+"""Rule-by-rule checks of the pure-Python reference (docs/rules.md R1-R19)."""
 
 from __future__ import annotations
 

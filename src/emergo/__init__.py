@@ -1,6 +1,6 @@
 """Emergo (Christian Freeling & Ed van Zon, 1986): exact rules, notation and records.
 
-The flat names here are the rules library (RULES.md R1-R22); optional parts live in
+The flat names here are the rules library (docs/rules.md R1-R22); optional parts live in
 submodules imported on purpose: :mod:`emergo.record` (game records),
 :mod:`emergo.svg` (pictures), :mod:`emergo.kernel` (the fast C kernel).
 """

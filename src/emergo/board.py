@@ -1,4 +1,4 @@
-"""The rules of Emergo (RULES.md R5-R19) on a mutable :class:`Board`.
+"""The rules of Emergo (docs/rules.md R5-R22) on a mutable :class:`Board`.
 
 State is compact: one bitboard of owned squares per colour, and per square the
 number of caps and prisoners.  Move generation works on bitboards (Python ints)

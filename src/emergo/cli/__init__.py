@@ -4,7 +4,7 @@ One module per command (``emergo.cli.moves`` ...), each a thin layer over librar
 calls: it reads the options, calls the library and prints.  ``emergo-engine`` is
 :mod:`emergo.cli.engine`.  The interface translates, it does not decide rules: every
 legality question goes to :class:`emergo.Board`, whose error messages (citing
-RULES.md) are shown as they are.
+docs/rules.md) are shown as they are.
 
 Exit status: 0 success; 1 the content is bad (a broken game record) or a needed
 part of the package is missing; 2 usage or input errors (a bad option, position,
