@@ -10,10 +10,9 @@ from typing import Any
 from urllib.parse import quote
 
 import pytest
+from tests.web.conftest import SHOTS
 
 expect = pytest.importorskip("playwright.sync_api").expect
-
-from tests.web.conftest import SHOTS
 
 # The inventor's capture example (seeds/004, README): Black must take h4xf4xd4, then White's
 # e4xc4xc6xe6xe4xc4 takes five men.
