@@ -27,6 +27,8 @@ def open_page(page: Any, server: str, pos: str, moves: str = "", **params: str) 
     query = f"?pos={quote(pos)}&animation=0"
     if moves:
         query += f"&moves={quote(moves)}"
+    # settings persist in the server's store: each test says the ones it starts from
+    params = {"view": "diamond", "names": "oblique", "theme": "light", "flip": "0", **params}
     for key, value in params.items():
         query += f"&{key}={quote(value)}"
     page.goto(server + "/" + query)

@@ -8,8 +8,9 @@ checked (a pure ASGI middleware, before any route runs):
 * an ``Origin`` header, when present, must be this server's own origin (stops cross-site
   requests and cross-site WebSocket hijacking; browsers always send it on WebSockets and on
   POST), and ``Sec-Fetch-Site: cross-site`` is refused;
-* a request that changes something must be ``application/json`` (an HTML form cannot send it
-  without a CORS preflight, which this server never grants: there are no CORS headers at all);
+* a POST must be ``application/json`` (an HTML form cannot send it without a CORS preflight,
+  which this server never grants: there are no CORS headers at all; PUT and DELETE always need
+  a preflight);
 * bodies above :data:`MAX_BODY` bytes are refused with 413.
 
 Every HTTP response carries a strict Content-Security-Policy (scripts and styles from this
@@ -98,7 +99,8 @@ class Guard:
             return 403, "cross-site request refused"
         if scope["type"] == "http" and scope["method"] in _UNSAFE_METHODS:
             kind = headers.get("content-type", "").split(";")[0].strip().lower()
-            if kind != "application/json":
+            # POST is the one unsafe method a cross-site form may send without a preflight
+            if scope["method"] == "POST" and kind != "application/json":
                 return 415, "send the request body as application/json"
             length = headers.get("content-length")
             if length is not None and (not length.isdigit() or int(length) > MAX_BODY):
