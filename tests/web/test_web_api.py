@@ -159,7 +159,7 @@ def test_reopening_the_store_keeps_what_was_committed(tmp_path: Path) -> None:
     again.close()
 
 
-# --- security --------------------------------------------------------------------------------------
+# --- security ------------------------------------------------------------------------------------
 
 
 def test_security_headers_on_every_answer(client: TestClient) -> None:
@@ -206,9 +206,11 @@ def test_cross_site_websocket_is_refused(client: TestClient) -> None:
     ):
         pass
     assert e.value.code == 1008
-    with pytest.raises(WebSocketDisconnect):
-        with client.websocket_connect("/ws/analyse", headers={"host": "evil.example"}):
-            pass
+    with (
+        pytest.raises(WebSocketDisconnect),
+        client.websocket_connect("/ws/analyse", headers={"host": "evil.example"}),
+    ):
+        pass
 
 
 def test_forms_and_oversized_bodies_are_refused(client: TestClient) -> None:
@@ -234,6 +236,7 @@ def test_malformed_bodies_are_4xx(client: TestClient, body: bytes) -> None:
         assert "error" in r.json() or r.status_code == 200
 
 
+FIXTURE = [HealthCheck.function_scoped_fixture]
 json_values = st.recursive(
     st.none()
     | st.booleans()
