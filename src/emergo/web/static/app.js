@@ -61,7 +61,7 @@ async function api(path, body, method) {
     init.body = JSON.stringify(body);
   }
   const response = await fetch(path, init);
-  let data = {};
+  let data;
   try {
     data = await response.json();
   } catch {
@@ -78,8 +78,11 @@ async function api(path, body, method) {
 
 /** @type {Settings} */
 const settings = {view: "diamond", names: "oblique", theme: "light", coordinates: true, animation: true, flipped: false};
-/** The line on the page: where it starts and its moves; `ply` is the move shown. */
-const line = {start: "w 12/12", /** @type {MoveInfo[]} */ moves: [], ply: 0, /** @type {"white"|"black"} */ firstTurn: "white"};
+/**
+ * The line on the page: where it starts and its moves; `ply` is the move shown.
+ * @type {{start: string, moves: MoveInfo[], ply: number, firstTurn: "white"|"black"}}
+ */
+const line = {start: "w 12/12", moves: [], ply: 0, firstTurn: "white"};
 /** @type {Map<number, PositionData>} */
 const cache = new Map();
 /** @type {PositionData|null} */

@@ -208,11 +208,6 @@ export function Board(element, config) {
     return sq ? (state.names === "checker" ? sq.checker : sq.name) : name;
   }
 
-  /** @param {MoveInfo} move */
-  function moveText(move) {
-    return state.names === "checker" ? move.checker : move.text;
-  }
-
   // --- input ---------------------------------------------------------------------------------
 
   /** Legal moves whose route begins with the prefix. */
