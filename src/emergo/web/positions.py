@@ -206,4 +206,4 @@ def line_data(board: Board) -> JSON:
     for move in board.move_stack:
         moves.append(move_data(root, move))
         root.push(move)
-    return {"start": board.root().position(), "moves": moves}
+    return {"start": board.root().position(), "turn": color_name(board.root().turn), "moves": moves}

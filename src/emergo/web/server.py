@@ -76,7 +76,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         hosts += (args.host,)
         print(
             f"warning: listening on {args.host}, not only this machine: anyone who can reach it "
-            "can use the engine and read your saved games (there is no login)",
+            "can use the engine and read your saved games (there is no login); clients must "
+            "use this address or a name given with --allow-host",
             file=sys.stderr,
         )
     try:

@@ -143,17 +143,17 @@ async function goto(ply, animate = false) {
  * @param {string} start
  * @param {string[]} [moves]
  * @param {number} [ply]
+ * @param {any} [answer] the server's answer for this line, when it was asked for already
  */
-async function load(start, moves = [], ply) {
-  const data = /** @type {PositionData & {geometry: Geometry, line: {start: string, moves: MoveInfo[]}}} */ (
-    await api("/api/position", {pos: start, moves})
+async function load(start, moves = [], ply, answer) {
+  const data = /** @type {PositionData & {geometry: Geometry, line: {start: string, turn: "white"|"black", moves: MoveInfo[]}}} */ (
+    answer || (await api("/api/position", {pos: start, moves}))
   );
   line.start = data.line.start;
   line.moves = data.line.moves;
+  line.firstTurn = data.line.turn;
   cache.clear();
   cache.set(line.moves.length, data);
-  const root = await positionAt(0);
-  line.firstTurn = root.turn;
   geometry = data.geometry;
   board.set({squares: geometry.squares, size: geometry.size});
   input("pos-text").value = line.start;
@@ -481,12 +481,15 @@ document.addEventListener("keydown", (e) => {
 });
 
 async function main() {
+  const params = new URLSearchParams(location.search);
+  const moves = (params.get("moves") || "").split(/[\s,]+/).filter(Boolean);
+  // The settings and the position are asked for at once: the first board waits for one trip.
+  const first = api("/api/position", {pos: params.get("pos") || "w 12/12", moves}).catch(() => null);
   try {
     Object.assign(settings, await api("/api/settings"));
   } catch {
     // the defaults will do
   }
-  const params = new URLSearchParams(location.search);
   for (const key of /** @type {(keyof Settings)[]} */ (["view", "names", "theme"])) {
     const value = params.get(key);
     if (value) Object.assign(settings, {[key]: value});
@@ -494,13 +497,13 @@ async function main() {
   if (params.has("flip")) settings.flipped = params.get("flip") === "1";
   if (params.has("animation")) settings.animation = params.get("animation") === "1";
   applySettings();
-  const moves = (params.get("moves") || "").split(/[\s,]+/).filter(Boolean);
   try {
-    await load(params.get("pos") || "w 12/12", moves);
+    await load(params.get("pos") || "w 12/12", moves, undefined, await first);
   } catch (e) {
     say(e instanceof Error ? e.message : String(e));
     await load("w 12/12");
   }
+  performance.mark("emergo-board-drawn");
   document.documentElement.dataset.ready = "1";
 }
 
