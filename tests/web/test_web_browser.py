@@ -223,6 +223,7 @@ def test_page_weight_is_under_300_kb(page: Any, server: str) -> None:
     page.on("response", lambda r: sizes.append(len(r.body())) if r.ok else None)
     open_page(page, server, "w 12/12")
     page.wait_for_load_state("networkidle")
+    print(f"page weight {sum(sizes)} bytes in {len(sizes)} responses")
     assert sum(sizes) < 300_000, sizes
 
 
