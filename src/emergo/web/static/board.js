@@ -732,7 +732,7 @@ export function Board(element, config) {
       let flashed = 0;
       /** @param {number} now */
       function frameStep(now) {
-        const t = (now - start) / jump;
+        const t = Math.max(0, now - start) / jump; // a frame's time may precede the start
         const i = Math.min(Math.floor(t), pts.length - 1);
         if (i >= pts.length - 1) {
           animating--;
