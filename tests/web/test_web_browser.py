@@ -132,7 +132,7 @@ def test_tied_capture_routes_are_chosen_on_the_board(page: Any, server: str) -> 
 def test_capture_by_drag_and_by_text(page: Any, server: str) -> None:
     open_page(page, server, INVENTOR)
     a = square(page, "h4").bounding_box()
-    b = square(page, "f4").bounding_box()
+    b = square(page, "d4").bounding_box()  # dropped on the last landing: one way leads there
     page.mouse.move(a["x"] + a["width"] / 2, a["y"] + a["height"] / 2)
     page.mouse.down()
     page.mouse.move(b["x"] + b["width"] / 2, b["y"] + b["height"] / 2, steps=5)
@@ -181,6 +181,14 @@ def test_record_round_trip(page: Any, server: str) -> None:
     page.click("#export")
     expect(page.locator("#record")).to_have_value(re.compile("1-0"))
     assert page.locator("#record").input_value() == text
+
+
+def test_keyboard_plays_a_move(page: Any, server: str) -> None:
+    open_page(page, server, "w 12/12")
+    page.focus("#board svg")
+    page.keyboard.press("ArrowUp")
+    page.keyboard.press("Enter")
+    expect(page.locator("#moves button")).to_have_count(1)
 
 
 def test_keyboard_steps_and_enters(page: Any, server: str) -> None:

@@ -87,7 +87,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
     app = create_app(store, hosts=hosts)
     url = url_for(args.host, args.port)
-    config = uvicorn.Config(app, host=args.host, port=args.port, log_level="warning", ws="auto")
+    config = uvicorn.Config(
+        app, host=args.host, port=args.port, log_level="warning", ws="auto", server_header=False
+    )
     server = uvicorn.Server(config)
 
     def announce() -> None:

@@ -123,8 +123,9 @@ export function Board(element, config) {
 
   element.classList.add("eg-board");
   element.replaceChildren();
-  const root = /** @type {SVGSVGElement} */ (svg("svg", {role: "grid", tabindex: 0}, element));
-  root.setAttribute("aria-label", "Emergo board");
+  const root = /** @type {SVGSVGElement} */ (svg("svg", {role: "application", tabindex: 0}, element));
+  root.setAttribute("aria-roledescription", "board");
+  root.setAttribute("aria-label", "Emergo board: arrow keys move the cursor, Enter chooses, Escape cancels");
   const layers = {
     cells: svg("g", {class: "cells"}, root),
     lines: svg("g", {class: "lines"}, root),
@@ -285,6 +286,18 @@ export function Board(element, config) {
       }
       if (prefix.length === 1 && square === prefix[0]) {
         select(null);
+        return;
+      }
+      // A drop (or click) further along a route: take it when only one way leads there.
+      const later = candidates().filter((m) => m.path.indexOf(square, prefix.length) > 0);
+      const ways = new Set(later.map((m) => m.path.slice(0, m.path.indexOf(square, prefix.length) + 1).join()));
+      if (ways.size === 1) {
+        prefix = later[0].path.slice(0, later[0].path.indexOf(square, prefix.length) + 1);
+        advance();
+        return;
+      }
+      if (ways.size > 1) {
+        if (state.events.refused) state.events.refused(square, `several routes reach ${label(square)}: choose the landings one by one`);
         return;
       }
     }
