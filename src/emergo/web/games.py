@@ -26,6 +26,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from emergo import record
 from emergo.board import Board
+from emergo.web.analysis import info_data
 from emergo.web.positions import JSON, RequestError, board_from, line_data, position_data
 from emergo.web.store import Store
 
@@ -138,6 +139,7 @@ class LiveGame:
         self.store = store
         self.loop = loop
         self.clients: set[WebSocket] = set()
+        self._tasks: set[asyncio.Future[None]] = set()
         self.unsubscribe = game.subscribe(self.on_event)
 
     def on_event(self, event: Any) -> None:
@@ -150,7 +152,18 @@ class LiveGame:
         elif name == "GameOver":
             self.store.finish_game(self.id, event.outcome.result(), event.outcome.termination.value)
         message = {"type": "event", "event": name, **_event_fields(event)}
-        self.loop.call_soon_threadsafe(lambda: asyncio.ensure_future(self.broadcast(message)))
+        if name == "Thinking":  # engine progress: the line, not a new state
+            info = getattr(event, "info", None)
+            if info is not None:
+                message["info"] = info_data(self.game.board, info)
+        with_state = name != "Thinking"
+        self.loop.call_soon_threadsafe(self._spawn, message, with_state)
+
+    def _spawn(self, message: JSON, with_state: bool) -> None:
+        """On the event loop: send ``message`` (and the state) to every client."""
+        task = asyncio.ensure_future(self.broadcast(message, with_state))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
 
     def state(self) -> JSON:
         board = self.game.board
@@ -171,12 +184,13 @@ class LiveGame:
             "line": line_data(board),
         }
 
-    async def broadcast(self, message: JSON) -> None:
-        state = self.state()
+    async def broadcast(self, message: JSON, with_state: bool = True) -> None:
+        state = self.state() if with_state else None
         for ws in list(self.clients):
             with contextlib.suppress(Exception):
                 await ws.send_json(message)
-                await ws.send_json(state)
+                if state is not None:
+                    await ws.send_json(state)
 
     def close(self) -> None:
         self.unsubscribe()

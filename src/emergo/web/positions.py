@@ -169,7 +169,7 @@ def position_data(board: Board) -> JSON:
         "pieces": pieces,
         "moves": [move_data(board, m) for m in moves],
         "forbidden": forbidden,
-        "lastMove": move_data(_before(board), last) if last is not None else None,
+        "lastMove": move_data(board, last) if last is not None else None,
         "outcome": (
             {
                 "result": outcome.result(),
@@ -182,12 +182,6 @@ def position_data(board: Board) -> JSON:
         ),
         "ply": len(board.move_stack),
     }
-
-
-def _before(board: Board) -> Board:
-    scratch = board.copy()
-    scratch.pop()
-    return scratch
 
 
 def _required(board: Board) -> str:

@@ -93,7 +93,8 @@ class Guard:
             if o is None or o.scheme not in ("http", "https", "ws", "wss"):
                 return 403, f"cross-origin request refused (Origin {origin!r})"
             o_port = o_port or (443 if o.scheme in ("https", "wss") else 80)
-            if (o.hostname or "").lower() != host or o_port != (port or o_port):
+            port = port or (443 if scope.get("scheme") in ("https", "wss") else 80)
+            if (o.hostname or "").lower() != host or o_port != port:
                 return 403, f"cross-origin request refused (Origin {origin!r})"
         if headers.get("sec-fetch-site") == "cross-site":
             return 403, "cross-site request refused"

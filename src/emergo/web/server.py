@@ -9,7 +9,7 @@ import threading
 import webbrowser
 from collections.abc import Sequence
 
-from emergo.web.security import LOCAL_HOSTS
+from emergo.web.security import LOCAL_HOSTS, MAX_BODY
 
 DEFAULT_PORT = 8765
 
@@ -88,7 +88,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     app = create_app(store, hosts=hosts)
     url = url_for(args.host, args.port)
     config = uvicorn.Config(
-        app, host=args.host, port=args.port, log_level="warning", ws="auto", server_header=False
+        app,
+        host=args.host,
+        port=args.port,
+        log_level="warning",
+        ws="auto",
+        ws_max_size=MAX_BODY,
+        server_header=False,
     )
     server = uvicorn.Server(config)
 

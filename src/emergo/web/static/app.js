@@ -285,6 +285,8 @@ let analysing = false;
 /** @type {Map<number, Line>} */
 const lines = new Map();
 let analysisPly = 0;
+/** The id of the latest search asked for: reports of older searches are dropped. */
+let analysisId = 0;
 
 function connect() {
   if (socket && socket.readyState <= WebSocket.OPEN) return Promise.resolve(socket);
@@ -292,13 +294,14 @@ function connect() {
   socket = ws;
   ws.addEventListener("message", (e) => {
     const msg = JSON.parse(String(e.data));
+    if ((msg.type === "info" || msg.type === "done") && msg.id !== analysisId) return;
     if (msg.type === "info") {
       lines.set(msg.line.multipv, msg.line);
       drawLines();
     } else if (msg.type === "done") {
       for (const l of msg.lines) lines.set(l.multipv, l);
       drawLines();
-      if (msg.id === requestId || analysing) setAnalysing(false);
+      setAnalysing(false);
     } else if (msg.type === "error") {
       say(msg.error);
       setAnalysing(false);
@@ -330,7 +333,7 @@ async function startAnalysis() {
   const t = /** @type {HTMLSelectElement} */ ($("atime")).value;
   const multipv = Number(/** @type {HTMLSelectElement} */ ($("multipv")).value);
   /** @type {Record<string, unknown>} */
-  const msg = {type: "start", id: requestId, pos: line.start, moves: line.moves.slice(0, line.ply).map((m) => m.text), multipv};
+  const msg = {type: "start", id: ++analysisId, pos: line.start, moves: line.moves.slice(0, line.ply).map((m) => m.text), multipv};
   if (t === "inf") msg.infinite = true;
   else msg.time = Number(t);
   ws.send(JSON.stringify(msg));
