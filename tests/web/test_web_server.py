@@ -85,3 +85,25 @@ def test_local_addresses() -> None:
     assert not is_local("0.0.0.0") and not is_local("192.168.1.2")
     assert url_for("0.0.0.0", 80) == "http://127.0.0.1:80/"
     assert url_for("::1", 81) == "http://[::1]:81/"
+
+
+def test_the_engine_runs_off_the_event_loop(server: str) -> None:
+    """While a search of one second runs, the server answers other requests at once."""
+    import threading
+
+    body = json.dumps({"pos": "w 12/12", "time": 1.0}).encode()
+    request = urllib.request.Request(
+        server + "/api/analyse", data=body, headers={"content-type": "application/json"}
+    )
+    answers: list[dict[str, object]] = []
+    thread = threading.Thread(
+        target=lambda: answers.append(json.load(urllib.request.urlopen(request, timeout=30)))
+    )
+    thread.start()
+    time.sleep(0.2)
+    start = time.monotonic()
+    with urllib.request.urlopen(server + "/api/health", timeout=5) as r:
+        assert json.load(r) == {"ok": True}
+    assert time.monotonic() - start < 0.5
+    thread.join(30)
+    assert answers and answers[0]["lines"]

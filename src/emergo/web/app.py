@@ -175,9 +175,17 @@ async def api_analyse(request: Request) -> Response:
     if board.outcome() is not None:
         return JSONResponse({"position": board.position(), "lines": [], "over": True})
     analyst: Analyst = request.app.state.analyst_factory()
+
+    async def watch() -> None:  # a client that goes away stops its search
+        while not await request.is_disconnected():
+            await asyncio.sleep(0.1)
+        analyst.stop()
+
+    watcher = asyncio.ensure_future(watch())
     try:
         lines = await analyst.run(board, limit, multipv)
     finally:
+        watcher.cancel()
         await analyst.close()
     _save_analysis(request.app.state.store, board, data, lines)
     return JSONResponse({"position": board.position(), "lines": lines})
