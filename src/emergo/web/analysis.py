@@ -1,0 +1,154 @@
+"""Engine analysis for the web app: a search run off the event loop, streamed, stoppable.
+
+One :class:`Analyst` per client owns one searcher (the C kernel's when it is built).  A search
+runs in a worker thread; its progress reports (multi-PV lines) are handed to the event loop as
+they come, and :meth:`Analyst.stop` ends it at once (the searcher returns its best line so far).
+Scores go to the page from White's point of view (:mod:`emergo.analyse`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import importlib
+import math
+import threading
+from collections.abc import Callable
+from typing import Any
+
+from emergo.analyse import clipped, format_score, white_view
+from emergo.board import Board
+from emergo.search import Limit, Searcher, SearchInfo
+from emergo.web.positions import JSON, RequestError, move_data
+
+MAX_MULTIPV = 8
+MAX_TIME = 60.0
+MAX_DEPTH = 64
+HASH_MB = 16
+
+
+def new_searcher() -> Searcher:
+    """The strongest searcher available: the C kernel's, else the pure-Python one."""
+    try:
+        kernel = importlib.import_module("emergo.kernel")
+        factory = kernel.Searcher
+    except (ImportError, AttributeError):
+        # the pure-Python searcher's home moves with issue 9 (emergo.pysearch)
+        for name in ("emergo.pysearch", "emergo.search"):
+            try:
+                factory = importlib.import_module(name).PythonSearcher
+                break
+            except (ImportError, AttributeError):
+                continue
+        else:  # pragma: no cover - the library always has one of them
+            raise RuntimeError("no searcher available") from None
+    searcher: Searcher = factory(hash_mb=HASH_MB)
+    return searcher
+
+
+def limit_from(request: JSON, *, allow_infinite: bool) -> tuple[Limit, int]:
+    """The search limit and multi-PV count a request asks for, checked."""
+    multipv = request.get("multipv", 1)
+    if isinstance(multipv, bool) or not isinstance(multipv, int) or not 1 <= multipv <= 8:
+        raise RequestError(f"multipv must be an integer from 1 to {MAX_MULTIPV}")
+    seconds = request.get("time")
+    depth = request.get("depth")
+    infinite = bool(request.get("infinite", False)) and allow_infinite
+    if seconds is not None and (
+        isinstance(seconds, bool)
+        or not isinstance(seconds, int | float)
+        or not math.isfinite(seconds)
+        or not 0 < seconds <= MAX_TIME
+    ):
+        raise RequestError(f"time must be a number of seconds in (0, {MAX_TIME:g}]")
+    if depth is not None and (
+        isinstance(depth, bool) or not isinstance(depth, int) or not 1 <= depth <= MAX_DEPTH
+    ):
+        raise RequestError(f"depth must be an integer from 1 to {MAX_DEPTH}")
+    if seconds is None and depth is None and not infinite:
+        seconds = 1.0
+    return Limit(time=seconds, depth=depth, infinite=infinite), multipv
+
+
+def info_data(board: Board, info: SearchInfo) -> JSON:
+    """One line of analysis as JSON: the score from White's side, the moves as routes."""
+    score = white_view(info.score, board.turn)
+    scratch = board.copy(stack=False)
+    pv = []
+    for move in info.pv:
+        if not scratch.is_legal(move):
+            break
+        pv.append(move_data(scratch, move))
+        scratch.push(move)
+    return {
+        "multipv": info.multipv,
+        "depth": info.depth,
+        "score": format_score(score),
+        "centimen": clipped(score),
+        "pv": pv,
+        "nodes": info.nodes,
+        "time": round(info.time, 3),
+        "nps": info.nps,
+    }
+
+
+class Analyst:
+    """Runs one search at a time for one client, off the event loop; stoppable."""
+
+    def __init__(self, searcher_factory: Callable[[], Searcher] = new_searcher) -> None:
+        self._factory = searcher_factory
+        self._searcher: Searcher | None = None
+        self._stop = threading.Event()
+        self._task: asyncio.Future[Any] | None = None
+
+    @property
+    def running(self) -> bool:
+        return self._task is not None and not self._task.done()
+
+    async def run(
+        self,
+        board: Board,
+        limit: Limit,
+        multipv: int,
+        on_info: Callable[[JSON], None] | None = None,
+    ) -> list[JSON]:
+        """Search ``board`` in a worker thread; ``on_info`` gets each report on the loop."""
+        if self.running:
+            raise RequestError("an analysis is already running; stop it first", status=409)
+        loop = asyncio.get_running_loop()
+        self._stop = threading.Event()
+        stop = self._stop
+        latest: dict[int, JSON] = {}
+
+        def report(info: SearchInfo) -> None:  # in the search thread
+            data = info_data(board, info)
+            if on_info is not None:
+                loop.call_soon_threadsafe(on_info, data)
+
+        def work() -> list[JSON]:
+            if self._searcher is None:
+                self._searcher = self._factory()
+            result = self._searcher.search(
+                board.copy(), limit, multipv=multipv, on_info=report, stop=stop
+            )
+            for info in result.infos:
+                latest[info.multipv] = info_data(board, info)
+            return [latest[k] for k in sorted(latest)]
+
+        self._task = asyncio.ensure_future(asyncio.to_thread(work))
+        try:
+            return list(await asyncio.shield(self._task))
+        except asyncio.CancelledError:
+            stop.set()
+            raise
+
+    def stop(self) -> None:
+        """Stop the running search at once (it returns its best lines so far)."""
+        self._stop.set()
+
+    async def close(self) -> None:
+        """Stop and wait for the worker thread to finish."""
+        self._stop.set()
+        if self._task is not None:
+            with contextlib.suppress(Exception):  # the search's own error was reported already
+                await self._task

@@ -1,0 +1,413 @@
+"""The ASGI application of ``emergo serve``: pages, the JSON API and WebSockets (Starlette).
+
+Routes (docs/web.md documents each for third-party clients):
+
+* ``GET /`` the board page; ``/static/...`` its files (shipped in the package, no CDN);
+* ``GET|POST /api/position`` a position (``pos``, R22) after ``moves``: board, hands, legal
+  moves as routes, reasons why vacant squares cannot be entered;
+* ``POST /api/move`` parse a move text in any notation against a position;
+* ``POST /api/analyse`` a bounded engine analysis; ``WS /ws/analyse`` a streamed, stoppable one;
+* ``POST /api/record/import`` and ``/api/record/export`` game records (:mod:`emergo.record`);
+* ``GET|PUT /api/settings`` the page's settings, kept in the store;
+* ``/api/games...`` and ``WS /ws/game/{id}`` games (:mod:`emergo.web.games`).
+
+Nothing here decides a rule: every answer comes from :class:`emergo.Board`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import io
+import json
+import logging
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from emergo import record
+from emergo.board import Board
+from emergo.geometry import NAMINGS, VARIANTS, Names, geometry
+from emergo.web.analysis import Analyst, limit_from
+from emergo.web.positions import (
+    JSON,
+    MAX_MOVES,
+    RequestError,
+    board_from,
+    geometry_data,
+    line_data,
+    move_data,
+    parse_move,
+    position_data,
+)
+from emergo.web.security import MAX_BODY, BodyTooLarge, Guard
+from emergo.web.store import Store
+
+STATIC = Path(__file__).with_name("static")
+log = logging.getLogger("emergo.web")
+
+SETTINGS = {
+    "view": ("diamond", "checker"),
+    "names": NAMINGS,
+    "theme": ("light", "dark", "auto"),
+    "coordinates": (True, False),
+    "animation": (True, False),
+    "flipped": (True, False),
+}
+"""The settings the page may store, with their allowed values."""
+
+
+# --- request helpers ------------------------------------------------------------------------------
+
+
+async def body_json(request: Request) -> JSON:
+    """The request's JSON object, or a 400/413 :class:`RequestError` saying what is wrong."""
+    try:
+        raw = await request.body()
+    except BodyTooLarge:
+        raise RequestError(f"request body larger than {MAX_BODY} bytes", 413) from None
+    if len(raw) > MAX_BODY:
+        raise RequestError(f"request body larger than {MAX_BODY} bytes", 413)
+    try:
+        data = json.loads(raw or b"{}")
+    except (ValueError, UnicodeDecodeError):
+        raise RequestError("the request body is not valid JSON") from None
+    if not isinstance(data, dict):
+        raise RequestError("the request body must be a JSON object")
+    return data
+
+
+def names_of(value: Any) -> Names:
+    if value is None:
+        return "oblique"
+    if value not in NAMINGS:
+        raise RequestError(f"names must be one of {', '.join(NAMINGS)}")
+    result: Names = value
+    return result
+
+
+def moves_of(value: Any) -> list[str]:
+    """Moves from a request: a list of texts, or one string of texts separated by spaces."""
+    if value is None or value == "":
+        return []
+    if isinstance(value, str):
+        if len(value) > MAX_MOVES * 40:
+            raise RequestError("too many moves")
+        return value.split()
+    if isinstance(value, list) and all(isinstance(m, str) for m in value):
+        return list(value)
+    raise RequestError("moves must be a list of move texts or one string of them")
+
+
+def text_of(data: JSON, key: str, *, limit: int = 4000, required: bool = False) -> str | None:
+    value = data.get(key)
+    if value is None:
+        if required:
+            raise RequestError(f"{key} is missing")
+        return None
+    if not isinstance(value, str):
+        raise RequestError(f"{key} must be a string")
+    if len(value) > limit:
+        raise RequestError(f"{key} is too long (at most {limit} characters)")
+    return value
+
+
+def board_of(data: JSON) -> Board:
+    return board_from(text_of(data, "pos"), moves_of(data.get("moves")))
+
+
+# --- endpoints ------------------------------------------------------------------------------------
+
+
+async def index(request: Request) -> Response:
+    return FileResponse(STATIC / "index.html", headers={"cache-control": "no-cache"})
+
+
+async def health(request: Request) -> Response:
+    return JSONResponse({"ok": True})
+
+
+async def api_geometry(request: Request) -> Response:
+    variant = request.query_params.get("variant", "9x9")
+    if variant not in VARIANTS:
+        raise RequestError(f"unknown variant {variant!r} (known: {', '.join(VARIANTS)})")
+    return JSONResponse(geometry_data(geometry(variant)))
+
+
+async def api_position(request: Request) -> Response:
+    if request.method == "POST":
+        data = await body_json(request)
+    else:
+        data = dict(request.query_params)
+    board = board_of(data)
+    out = position_data(board)
+    out["geometry"] = geometry_data(board.geometry)
+    out["line"] = line_data(board)
+    return JSONResponse(out)
+
+
+async def api_move(request: Request) -> Response:
+    data = await body_json(request)
+    board = board_of(data)
+    if board.outcome() is not None:
+        raise RequestError(f"the game is over: {board.outcome().reason()}", kind="over")  # type: ignore[union-attr]
+    text = text_of(data, "text", limit=200, required=True) or ""
+    move = parse_move(board, text, names_of(data.get("names")))
+    played = move_data(board, move)
+    board.push(move)
+    out = position_data(board)
+    out["move"] = played
+    return JSONResponse(out)
+
+
+async def api_analyse(request: Request) -> Response:
+    data = await body_json(request)
+    board = board_of(data)
+    limit, multipv = limit_from(data, allow_infinite=False)
+    if board.outcome() is not None:
+        return JSONResponse({"position": board.position(), "lines": [], "over": True})
+    analyst: Analyst = request.app.state.analyst_factory()
+
+    async def watch() -> None:  # a client that goes away stops its search
+        while not await request.is_disconnected():
+            await asyncio.sleep(0.1)
+        analyst.stop()
+
+    watcher = asyncio.ensure_future(watch())
+    try:
+        lines = await analyst.run(board, limit, multipv)
+    finally:
+        watcher.cancel()
+        await analyst.close()
+    _save_analysis(request.app.state.store, board, data, lines)
+    return JSONResponse({"position": board.position(), "lines": lines})
+
+
+def _save_analysis(store: Store | None, board: Board, data: JSON, lines: list[JSON]) -> None:
+    if store is None or not lines:
+        return
+    limit: dict[str, Any] = {
+        k: data.get(k) for k in ("time", "depth", "multipv", "infinite") if k in data
+    }
+    store.save_analysis(board.position(), limit, lines)
+
+
+async def ws_analyse(ws: WebSocket) -> None:
+    """Streamed analysis: ``{"type": "start", pos, moves, multipv, time|depth|infinite}`` starts
+    a search (stopping the one running), ``{"type": "stop"}`` stops it; the server sends
+    ``{"type": "info", "line": ...}`` as lines improve and ``{"type": "done", "lines": ...}``."""
+    await ws.accept()
+    analyst: Analyst = ws.app.state.analyst_factory()
+    store: Store | None = ws.app.state.store
+    task: asyncio.Task[None] | None = None
+    send_lock = asyncio.Lock()
+    pending: set[asyncio.Future[None]] = set()
+
+    async def send(message: JSON) -> None:
+        async with send_lock:
+            with contextlib.suppress(RuntimeError, WebSocketDisconnect):
+                await ws.send_json(message)
+
+    async def search(board: Board, data: JSON, request_id: Any) -> None:
+        limit, multipv = limit_from(data, allow_infinite=True)
+
+        def on_info(line: JSON) -> None:
+            task = asyncio.ensure_future(send({"type": "info", "id": request_id, "line": line}))
+            pending.add(task)
+            task.add_done_callback(pending.discard)
+
+        try:
+            lines = await analyst.run(board, limit, multipv, on_info)
+        except RequestError as e:
+            await send({"type": "error", "id": request_id, "error": str(e)})
+            return
+        await send({"type": "done", "id": request_id, "lines": lines})
+        await asyncio.to_thread(_save_analysis, store, board, data, lines)
+
+    try:
+        while True:
+            try:
+                raw = await ws.receive_text()
+            except KeyError:  # a binary frame
+                await send({"type": "error", "error": "send JSON text messages"})
+                continue
+            if len(raw) > MAX_BODY:
+                await send({"type": "error", "error": "message too large"})
+                continue
+            try:
+                data = json.loads(raw)
+                if not isinstance(data, dict):
+                    raise RequestError("a message must be a JSON object")
+                kind = data.get("type")
+                if kind == "stop":
+                    analyst.stop()
+                    continue
+                if kind != "start":
+                    raise RequestError("type must be start or stop")
+                board = board_of(data)
+                limit_from(data, allow_infinite=True)  # check before stopping the old search
+                if board.outcome() is not None:
+                    raise RequestError("the game is over: nothing to analyse", kind="over")
+            except (ValueError, RequestError) as e:
+                await send({"type": "error", "error": str(e)})
+                continue
+            if task is not None and not task.done():
+                analyst.stop()
+                await task
+            task = asyncio.ensure_future(search(board, data, data.get("id")))
+    except WebSocketDisconnect:
+        pass
+    finally:
+        analyst.stop()
+        if task is not None:
+            with contextlib.suppress(Exception):
+                await task
+        await analyst.close()
+
+
+async def api_record_import(request: Request) -> Response:
+    """Read a record's games (at most 100): tags, start position, moves, result, errors."""
+    data = await body_json(request)
+    text = text_of(data, "text", limit=MAX_BODY, required=True) or ""
+    names = names_of(data.get("names"))
+    games: list[JSON] = []
+    handle = io.StringIO(text)
+    try:
+        for game in record.read_games(handle, names=names, errors="collect"):
+            if len(games) >= 100:
+                break
+            start = game.board()
+            board = start.copy()
+            moves = []
+            for move in game.moves:
+                moves.append(move_data(board, move))
+                board.push(move)
+            games.append(
+                {
+                    "tags": dict(game.headers),
+                    "start": start.position(),
+                    "moves": moves,
+                    "comments": {str(k): v for k, v in game.comments.items()},
+                    "result": game.headers.get("Result", "*"),
+                    "errors": [str(e) for e in game.errors],
+                }
+            )
+    except ValueError as e:
+        raise RequestError(f"cannot read the record: {e}", kind="record") from None
+    if not games:
+        raise RequestError("the record holds no game", kind="record")
+    return JSONResponse({"games": games})
+
+
+async def api_record_export(request: Request) -> Response:
+    """Write the line from ``pos`` through ``moves`` as a record, with ``tags``."""
+    data = await body_json(request)
+    board = board_of(data)
+    tags = data.get("tags") or {}
+    if not isinstance(tags, dict) or not all(
+        isinstance(k, str) and isinstance(v, str) and len(k) < 64 and len(v) < 1000
+        for k, v in tags.items()
+    ):
+        raise RequestError("tags must be an object of short strings")
+    try:
+        game = record.Game.from_board(board, **tags)
+        text = record.write_game(game, names=names_of(data.get("names")))
+    except ValueError as e:
+        raise RequestError(f"cannot write the record: {e}", kind="record") from None
+    return JSONResponse({"text": text})
+
+
+async def api_settings(request: Request) -> Response:
+    store: Store | None = request.app.state.store
+    if request.method == "PUT":
+        data = await body_json(request)
+        for key, value in data.items():
+            if key not in SETTINGS or value not in SETTINGS[key]:
+                raise RequestError(f"unknown setting or value: {key}={value!r}")
+        if store is not None:
+            return JSONResponse(await asyncio.to_thread(store.set_settings, data))
+        request.app.state.settings.update(data)
+    if store is not None:
+        return JSONResponse(await asyncio.to_thread(store.settings))
+    return JSONResponse(request.app.state.settings)
+
+
+# --- errors ---------------------------------------------------------------------------------------
+
+
+async def request_error(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, RequestError)
+    return JSONResponse({"error": str(exc), **exc.extra}, status_code=exc.status)
+
+
+async def http_error(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, HTTPException)
+    return JSONResponse({"error": exc.detail}, status_code=exc.status_code, headers=exc.headers)
+
+
+async def too_large(request: Request, exc: Exception) -> Response:
+    return JSONResponse({"error": f"request body larger than {MAX_BODY} bytes"}, 413)
+
+
+async def server_error(request: Request, exc: Exception) -> Response:
+    log.exception("unexpected error on %s", request.url.path, exc_info=exc)
+    return JSONResponse({"error": "internal error: the server log says more"}, 500)
+
+
+# --- the application ------------------------------------------------------------------------------
+
+
+def create_app(
+    store: Store | None = None,
+    *,
+    hosts: tuple[str, ...] = (),
+    analyst_factory: Any = Analyst,
+) -> Guard:
+    """The web application: Starlette routes wrapped in the Host/Origin :class:`Guard`.
+
+    ``store`` keeps settings, analyses and games (none: settings in memory, no games);
+    ``hosts`` are extra host names the server answers to besides localhost (``--host``).
+    """
+    from emergo.web import games
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        yield
+        await games.shutdown(app)
+
+    routes = [
+        Route("/", index),
+        Route("/api/health", health),
+        Route("/api/geometry", api_geometry),
+        Route("/api/position", api_position, methods=["GET", "POST"]),
+        Route("/api/move", api_move, methods=["POST"]),
+        Route("/api/analyse", api_analyse, methods=["POST"]),
+        Route("/api/record/import", api_record_import, methods=["POST"]),
+        Route("/api/record/export", api_record_export, methods=["POST"]),
+        Route("/api/settings", api_settings, methods=["GET", "PUT"]),
+        WebSocketRoute("/ws/analyse", ws_analyse),
+        *games.routes(),
+        Mount("/static", app=StaticFiles(directory=STATIC), name="static"),
+    ]
+    app = Starlette(
+        routes=routes,
+        exception_handlers={
+            RequestError: request_error,
+            HTTPException: http_error,
+            BodyTooLarge: too_large,
+            Exception: server_error,
+        },
+        lifespan=lifespan,
+    )
+    app.state.store = store
+    app.state.settings = {}
+    app.state.analyst_factory = analyst_factory
+    return Guard(app, hosts)

@@ -1,0 +1,203 @@
+"""Positions as JSON for the browser: board, hands, legal moves as routes, reasons (R8-R19).
+
+The browser holds no rules code.  For every position the server sends what the board needs to
+draw it and to take a move: the pieces, the hands, the phase, every legal move as its route of
+squares with its text in both namings (R3, R21), and for every vacant square that cannot be
+entered the library's reason (R15, R16), so the page can say why on hover.  Squares are keyed by
+their canonical oblique names; each square also carries its checkerboard name and coordinates.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from emergo.board import COLOR_NAMES, Board, Color, Move, MoveKind
+from emergo.errors import AmbiguousMoveError, IllegalMoveError, InvalidPositionError
+from emergo.geometry import Geometry, Names
+
+MAX_MOVES = 2000
+"""Most moves a request may replay from its start position."""
+MAX_TEXT = 200
+"""Longest position or move text a request may send."""
+
+JSON = dict[str, Any]
+
+
+class RequestError(ValueError):
+    """A request the server cannot answer; ``status`` is the HTTP status to send."""
+
+    def __init__(self, message: str, status: int = 400, **extra: Any) -> None:
+        super().__init__(message)
+        self.status = status
+        self.extra = extra
+
+
+def color_name(color: Color) -> str:
+    return COLOR_NAMES[color].lower()
+
+
+def board_from(position: str | None, moves: list[str] | None = None) -> Board:
+    """A board at ``position`` (R22; the 9x9 start when empty) after ``moves`` (any notation)."""
+    if position is not None and not isinstance(position, str):
+        raise RequestError("the position must be a string (R22)")
+    if position is not None and len(position) > 2000:
+        raise RequestError("the position is too long")
+    text = (position or "").strip() or None
+    try:
+        board = Board(text)
+    except (InvalidPositionError, ValueError) as e:
+        raise RequestError(f"invalid position: {e}", kind="position") from None
+    moves = moves or []
+    if not isinstance(moves, list) or not all(isinstance(m, str) for m in moves):
+        raise RequestError("moves must be a list of move texts")
+    if len(moves) > MAX_MOVES:
+        raise RequestError(f"at most {MAX_MOVES} moves may be replayed")
+    for ply, text in enumerate(moves, 1):
+        if board.outcome() is not None:
+            raise RequestError(f"move {ply} ({text!r}) follows the end of the game", kind="moves")
+        try:
+            board.push_move(_short(text))
+        except ValueError as e:
+            raise RequestError(f"move {ply}: {e}", kind="moves", ply=ply) from None
+    return board
+
+
+def _short(text: str) -> str:
+    if len(text) > MAX_TEXT:
+        raise RequestError("the move text is too long", kind="move")
+    return text
+
+
+def parse_move(board: Board, text: str, names: Names = "oblique") -> Move:
+    """The legal move a text means; a :class:`RequestError` with the library's reason if none."""
+    if not isinstance(text, str) or not text.strip():
+        raise RequestError("no move given", kind="move")
+    try:
+        return board.parse_move(_short(text), names)
+    except AmbiguousMoveError as e:
+        raise RequestError(str(e), kind="ambiguous", candidates=list(e.candidates)) from None
+    except IllegalMoveError as e:
+        raise RequestError(str(e), kind="illegal") from None
+    except ValueError as e:
+        raise RequestError(str(e), kind="invalid") from None
+
+
+def geometry_data(geo: Geometry) -> JSON:
+    """The squares of a board (static): names in both namings, oblique and checker coordinates."""
+    squares = []
+    for sq in geo.squares:
+        u, v = geo.uv(sq)
+        f, r = geo.checker_coordinates(sq)
+        squares.append(
+            {
+                "name": geo.square_name(sq),
+                "checker": geo.square_name(sq, "checker"),
+                "u": u,
+                "v": v,
+                "file": f,
+                "rank": r,
+            }
+        )
+    return {
+        "variant": geo.name,
+        "size": geo.size,
+        "men": geo.men,
+        "centre": geo.square_name(geo.centre),
+        "squares": squares,
+    }
+
+
+def move_data(board: Board, move: Move) -> JSON:
+    """A move as JSON: kind, route of squares (oblique names), both texts, men taken/entered."""
+    geo = board.geometry
+    return {
+        "kind": move.kind.value,
+        "path": [geo.square_name(sq) for sq in move.path],
+        "text": board.move_text(move),
+        "checker": board.move_text(move, "checker"),
+        "captured": move.captured,
+        "entered": move.entered,
+    }
+
+
+def _phase(board: Board) -> str:
+    if board.outcome() is not None:
+        return "over"
+    if board.is_capturing():
+        return "capture"
+    if board.is_entering():
+        return "enter"
+    return "step"
+
+
+def _explain(board: Board, move: Move) -> JSON:
+    return {"oblique": board.explain(move), "checker": board.explain(move, "checker")}
+
+
+def position_data(board: Board) -> JSON:
+    """Everything the page needs to draw ``board`` and take a move in it."""
+    geo = board.geometry
+    name = geo.square_name
+    turn = board.turn
+    moves = board.moves()
+    phase = _phase(board)
+    pieces = {
+        name(sq): {"owner": color_name(st.owner), "caps": st.caps, "prisoners": st.prisoners}
+        for sq, st in board.stacks().items()
+    }
+    # Why each vacant square cannot be entered now (R13-R16), or that a capture comes first (R8).
+    forbidden: dict[str, JSON] = {}
+    if phase in ("enter", "capture") and board.hand(turn):
+        legal = {m.path[0] for m in moves if m.kind is MoveKind.ENTER}
+        size = board.entry_size()
+        for sq in geo.squares:
+            if sq not in legal and board.stack(sq) is None:
+                forbidden[name(sq)] = _explain(board, Move.enter(sq, size))
+    outcome = board.outcome()
+    last = board.move_stack[-1] if board.move_stack else None
+    required = _required(board) if phase == "capture" else ""
+    return {
+        "position": board.position(),
+        "variant": board.variant,
+        "turn": color_name(turn),
+        "hands": {"white": board.hand(True), "black": board.hand(False)},
+        "entrySize": board.entry_size(),
+        "shadow": board.hand(turn) > 0 and board.entry_size() > 1,
+        "attacked": board.is_attacked(),
+        "phase": phase,
+        "required": required,
+        "pieces": pieces,
+        "moves": [move_data(board, m) for m in moves],
+        "forbidden": forbidden,
+        "lastMove": move_data(board, last) if last is not None else None,
+        "outcome": (
+            {
+                "result": outcome.result(),
+                "termination": outcome.termination.value,
+                "reason": outcome.reason(),
+                "winner": None if outcome.winner is None else color_name(outcome.winner),
+            }
+            if outcome is not None
+            else None
+        ),
+        "ply": len(board.move_stack),
+    }
+
+
+def _required(board: Board) -> str:
+    """What the player to move must do when a capture is compulsory (R8, R11), in words."""
+    ms = board.moves()
+    men = ms[0].captured if ms else 0
+    starts = sorted({board.geometry.square_name(m.path[0]) for m in ms})
+    who = COLOR_NAMES[board.turn]
+    return f"{who} must capture (R8): the most men, {men}, are taken from {', '.join(starts)} (R11)"
+
+
+def line_data(board: Board) -> JSON:
+    """A board's whole line from its root: the start position and each move's texts."""
+    root = board.root()
+    moves = []
+    for move in board.move_stack:
+        moves.append(move_data(root, move))
+        root.push(move)
+    return {"start": board.root().position(), "turn": color_name(board.root().turn), "moves": moves}

@@ -1,0 +1,513 @@
+// @ts-check
+/**
+ * app.js: the analysis and replay page of `emergo serve`. It keeps a line (a start position and
+ * moves), asks the server for every position it shows (board, legal moves, reasons), and draws
+ * it with board.js. It holds no rules: every move is checked and played by the server.
+ */
+import {Board} from "./board.js";
+
+/**
+ * @typedef {import("./board.js").MoveInfo} MoveInfo
+ * @typedef {import("./board.js").SquareInfo} SquareInfo
+ * @typedef {import("./board.js").Piece} Piece
+ * @typedef {import("./board.js").Reason} Reason
+ * @typedef {{variant: string, size: number, men: number, centre: string, squares: SquareInfo[]}} Geometry
+ * @typedef {{result: string, termination: string, reason: string, winner: string|null}} Outcome
+ * @typedef {{
+ *   position: string, variant: string, turn: "white"|"black",
+ *   hands: {white: number, black: number}, entrySize: number, shadow: boolean, attacked: boolean,
+ *   phase: "enter"|"step"|"capture"|"over", required: string,
+ *   pieces: Record<string, Piece>, moves: MoveInfo[], forbidden: Record<string, Reason>,
+ *   lastMove: MoveInfo|null, outcome: Outcome|null, ply: number,
+ *   geometry?: Geometry, move?: MoveInfo,
+ * }} PositionData
+ * @typedef {{multipv: number, depth: number, score: string, centimen: number, pv: MoveInfo[],
+ *   nodes: number, time: number, nps: number}} Line
+ * @typedef {{view: "diamond"|"checker", names: "oblique"|"checker", theme: "light"|"dark",
+ *   coordinates: boolean, animation: boolean, flipped: boolean}} Settings
+ */
+
+/** @param {string} id @returns {HTMLElement} */
+function $(id) {
+  const el = document.getElementById(id);
+  if (!el) throw new Error(`no element #${id}`);
+  return el;
+}
+
+/** @param {string} id */
+const input = (id) => /** @type {HTMLInputElement} */ ($(id));
+
+class ApiError extends Error {
+  /** @param {string} message @param {number} status @param {Record<string, unknown>} body */
+  constructor(message, status, body) {
+    super(message);
+    this.status = status;
+    this.body = body;
+  }
+}
+
+/**
+ * A JSON request to the server.
+ * @param {string} path
+ * @param {unknown} [body]
+ * @param {string} [method]
+ * @returns {Promise<any>}
+ */
+async function api(path, body, method) {
+  /** @type {RequestInit} */
+  const init = {method: method || (body === undefined ? "GET" : "POST"), headers: {}};
+  if (body !== undefined) {
+    init.headers = {"content-type": "application/json"};
+    init.body = JSON.stringify(body);
+  }
+  const response = await fetch(path, init);
+  let data;
+  try {
+    data = await response.json();
+  } catch {
+    data = {error: `the server answered ${response.status}`};
+  }
+  if (!response.ok) {
+    const d = /** @type {Record<string, unknown>} */ (data);
+    throw new ApiError(String(d.error || response.statusText), response.status, d);
+  }
+  return data;
+}
+
+// --- state ------------------------------------------------------------------------------------
+
+/** @type {Settings} */
+const settings = {view: "diamond", names: "oblique", theme: "light", coordinates: true, animation: true, flipped: false};
+/**
+ * The line on the page: where it starts and its moves; `ply` is the move shown.
+ * @type {{start: string, moves: MoveInfo[], ply: number, firstTurn: "white"|"black"}}
+ */
+const line = {start: "w 12/12", moves: [], ply: 0, firstTurn: "white"};
+/** @type {Map<number, PositionData>} */
+const cache = new Map();
+/** @type {PositionData|null} */
+let current = null;
+/** @type {Geometry|null} */
+let geometry = null;
+let requestId = 0;
+
+const board = Board($("board"), {
+  events: {
+    move: (move) => play(move.text, "oblique"),
+    refused: (_square, reason) => say(reason),
+    select: () => say(""),
+  },
+});
+
+/** @param {string} text @param {boolean} [error] */
+function say(text, error = true) {
+  const el = $("message");
+  el.textContent = text;
+  el.classList.toggle("info", !error);
+}
+
+/** @param {MoveInfo} move */
+const moveText = (move) => (settings.names === "checker" ? move.checker : move.text);
+/** @param {string} color */
+const title = (color) => color[0].toUpperCase() + color.slice(1);
+
+// --- loading and showing positions --------------------------------------------------------------
+
+/** @param {number} ply @returns {Promise<PositionData>} */
+async function positionAt(ply) {
+  const cached = cache.get(ply);
+  if (cached) return cached;
+  const data = /** @type {PositionData} */ (
+    await api("/api/position", {pos: line.start, moves: line.moves.slice(0, ply).map((m) => m.text)})
+  );
+  cache.set(ply, data);
+  return data;
+}
+
+/** @param {number} ply @param {boolean} [animate] */
+async function goto(ply, animate = false) {
+  ply = Math.max(0, Math.min(line.moves.length, ply));
+  const id = ++requestId;
+  try {
+    const data = await positionAt(ply);
+    if (id !== requestId) return;
+    line.ply = ply;
+    show(data, animate);
+  } catch (e) {
+    say(e instanceof Error ? e.message : String(e));
+  }
+}
+
+/**
+ * Start a new line.
+ * @param {string} start
+ * @param {string[]} [moves]
+ * @param {number} [ply]
+ * @param {any} [answer] the server's answer for this line, when it was asked for already
+ */
+async function load(start, moves = [], ply, answer) {
+  const data = /** @type {PositionData & {geometry: Geometry, line: {start: string, turn: "white"|"black", moves: MoveInfo[]}}} */ (
+    answer || (await api("/api/position", {pos: start, moves}))
+  );
+  line.start = data.line.start;
+  line.moves = data.line.moves;
+  line.firstTurn = data.line.turn;
+  cache.clear();
+  cache.set(line.moves.length, data);
+  geometry = data.geometry;
+  board.set({squares: geometry.squares, size: geometry.size});
+  input("pos-text").value = line.start;
+  stopAnalysis();
+  await goto(ply === undefined ? line.moves.length : ply);
+}
+
+/**
+ * Play a move text (any notation, parsed by the server) at the shown ply.
+ * @param {string} text
+ * @param {"oblique"|"checker"} names
+ */
+async function play(text, names) {
+  const ply = line.ply;
+  try {
+    const data = /** @type {PositionData & {move: MoveInfo}} */ (
+      await api("/api/move", {pos: line.start, moves: line.moves.slice(0, ply).map((m) => m.text), text, names})
+    );
+    if (line.ply !== ply) return;
+    const same = line.moves[ply] && line.moves[ply].text === data.move.text;
+    if (!same) {
+      line.moves = [...line.moves.slice(0, ply), data.move];
+      for (const k of [...cache.keys()]) if (k > ply) cache.delete(k);
+    }
+    cache.set(ply + 1, data);
+    line.ply = ply + 1;
+    requestId++;
+    say("");
+    show(data, true);
+    if (analysing) startAnalysis();
+    return true;
+  } catch (e) {
+    say(e instanceof Error ? e.message : String(e));
+    board.set({});
+    return false;
+  }
+}
+
+/** @param {PositionData} data @param {boolean} animate */
+function show(data, animate) {
+  current = data;
+  board.set({
+    pieces: data.pieces,
+    lastMove: data.lastMove,
+    movable: data.phase === "over" ? null : {moves: data.moves, forbidden: data.forbidden, required: data.required},
+    animate,
+  });
+  const [top, bottom] = settings.flipped ? ["white", "black"] : ["black", "white"];
+  player($("player-top"), top, data);
+  player($("player-bottom"), bottom, data);
+  $("status").textContent = status(data);
+  $("result").textContent = data.outcome ? `${data.outcome.result} (${data.outcome.reason})` : "";
+  drawMoves();
+  if (!analysing) clearLines();
+}
+
+/** @param {HTMLElement} el @param {string} color @param {PositionData} data */
+function player(el, color, data) {
+  const hand = data.hands[/** @type {"white"|"black"} */ (color)];
+  const toMove = data.turn === color && !data.outcome;
+  el.className = `player ${color}${toMove ? " to-move" : ""}`;
+  el.dataset.hand = String(hand);
+  el.replaceChildren();
+  const disc = document.createElement("span");
+  disc.className = `hand ${color}`;
+  disc.textContent = String(hand);
+  disc.title = `${title(color)}: ${hand} in hand`;
+  const name = document.createElement("span");
+  name.className = "name";
+  name.textContent = `${title(color)}${toMove ? " to move" : ""}`;
+  const note = document.createElement("span");
+  note.className = "note";
+  note.textContent = `${hand} in hand`;
+  if (toMove && data.shadow) note.textContent += `: enters all ${data.entrySize} as one shadowpiece (R14)`;
+  el.append(disc, name, note);
+}
+
+/** @param {PositionData} data */
+function status(data) {
+  if (data.outcome) return `Game over: ${data.outcome.result}, ${data.outcome.reason}`;
+  const who = title(data.turn);
+  if (data.phase === "capture") {
+    const best = data.moves[0] ? data.moves[0].captured : 0;
+    const tied = data.moves.length > 1 ? `; ${data.moves.length} routes tie: choose one landing by landing` : "";
+    return `${who} must capture ${best} ${best === 1 ? "man" : "men"} (R8, R11): only the capturing pieces can be chosen${tied}`;
+  }
+  if (data.phase === "enter") {
+    const where = `${data.moves.length} squares may be entered`;
+    const attacked = data.attacked ? " (under attack: any vacant square, R15)" : "";
+    return `${who} to enter${data.shadow ? ` a shadowpiece of ${data.entrySize}` : " a man"}: ${where}${attacked}`;
+  }
+  return `${who} to step a piece (R17)`;
+}
+
+function drawMoves() {
+  const box = $("moves");
+  box.replaceChildren();
+  const offset = line.firstTurn === "white" ? 0 : 1;
+  line.moves.forEach((move, i) => {
+    const slot = i + offset;
+    if (slot % 2 === 0 || i === 0) {
+      const no = document.createElement("span");
+      no.className = "no";
+      no.textContent = `${Math.floor(slot / 2) + 1}.`;
+      box.appendChild(no);
+      if (slot % 2 === 1) box.appendChild(document.createElement("span"));
+    }
+    const b = document.createElement("button");
+    b.type = "button";
+    b.textContent = moveText(move);
+    b.dataset.ply = String(i + 1);
+    b.setAttribute("role", "listitem");
+    if (i + 1 === line.ply) {
+      b.classList.add("current");
+      b.setAttribute("aria-current", "step");
+    }
+    b.addEventListener("click", () => goto(i + 1));
+    box.appendChild(b);
+  });
+  const currentButton = box.querySelector(".current");
+  if (currentButton) currentButton.scrollIntoView({block: "nearest"});
+}
+
+// --- engine analysis over a WebSocket ----------------------------------------------------------------
+
+/** @type {WebSocket|null} */
+let socket = null;
+let analysing = false;
+/** @type {Map<number, Line>} */
+const lines = new Map();
+let analysisPly = 0;
+/** The id of the latest search asked for: reports of older searches are dropped. */
+let analysisId = 0;
+
+function connect() {
+  if (socket && socket.readyState <= WebSocket.OPEN) return Promise.resolve(socket);
+  const ws = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws/analyse`);
+  socket = ws;
+  ws.addEventListener("message", (e) => {
+    const msg = JSON.parse(String(e.data));
+    if ((msg.type === "info" || msg.type === "done") && msg.id !== analysisId) return;
+    if (msg.type === "info") {
+      lines.set(msg.line.multipv, msg.line);
+      drawLines();
+    } else if (msg.type === "done") {
+      for (const l of msg.lines) lines.set(l.multipv, l);
+      drawLines();
+      setAnalysing(false);
+    } else if (msg.type === "error") {
+      say(msg.error);
+      setAnalysing(false);
+    }
+  });
+  ws.addEventListener("close", () => {
+    socket = null;
+    setAnalysing(false);
+  });
+  return new Promise((resolve, reject) => {
+    ws.addEventListener("open", () => resolve(ws), {once: true});
+    ws.addEventListener("error", () => reject(new Error("cannot reach the analysis service")), {once: true});
+  });
+}
+
+/** @param {boolean} on */
+function setAnalysing(on) {
+  analysing = on;
+  $("analyse").textContent = on ? "Stop" : "Analyse";
+  $("analyse").setAttribute("aria-pressed", String(on));
+}
+
+async function startAnalysis() {
+  if (!current || current.outcome) return;
+  const ws = await connect();
+  lines.clear();
+  analysisPly = line.ply;
+  drawLines();
+  const t = /** @type {HTMLSelectElement} */ ($("atime")).value;
+  const multipv = Number(/** @type {HTMLSelectElement} */ ($("multipv")).value);
+  /** @type {Record<string, unknown>} */
+  const msg = {type: "start", id: ++analysisId, pos: line.start, moves: line.moves.slice(0, line.ply).map((m) => m.text), multipv};
+  if (t === "inf") msg.infinite = true;
+  else msg.time = Number(t);
+  ws.send(JSON.stringify(msg));
+  setAnalysing(true);
+}
+
+function stopAnalysis() {
+  if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify({type: "stop"}));
+  setAnalysing(false);
+}
+
+function clearLines() {
+  lines.clear();
+  drawLines();
+}
+
+function drawLines() {
+  const list = $("lines");
+  list.replaceChildren();
+  const sorted = [...lines.values()].sort((a, b) => a.multipv - b.multipv);
+  const bar = $("evalbar");
+  if (!sorted.length) {
+    $("eval").textContent = "";
+    bar.hidden = true;
+    return;
+  }
+  const best = sorted[0];
+  $("eval").textContent = `${best.score} (White's view), depth ${best.depth}, ${best.nodes} nodes, ${best.time.toFixed(1)} s`;
+  bar.hidden = false;
+  const share = 50 + 50 * Math.tanh(best.centimen / 400);
+  $("evalfill").style.height = `${settings.flipped ? 100 - share : share}%`;
+  for (const l of sorted) {
+    const li = document.createElement("li");
+    const score = document.createElement("span");
+    score.className = "score";
+    score.textContent = `${l.score}/${l.depth}`;
+    li.appendChild(score);
+    l.pv.forEach((move, k) => {
+      const b = document.createElement("button");
+      b.type = "button";
+      b.textContent = moveText(move);
+      b.title = "Play the line up to here";
+      b.addEventListener("click", () => playLine(l.pv.slice(0, k + 1)));
+      li.appendChild(b);
+    });
+    list.appendChild(li);
+  }
+}
+
+/** Put the moves of an analysis line on the board after the position analysed. @param {MoveInfo[]} moves */
+async function playLine(moves) {
+  const base = line.moves.slice(0, analysisPly).map((m) => m.text);
+  stopAnalysis();
+  await load(line.start, [...base, ...moves.map((m) => m.text)], analysisPly + moves.length);
+}
+
+// --- records -----------------------------------------------------------------------------------
+
+/** @param {string} text */
+async function importRecord(text) {
+  try {
+    const data = await api("/api/record/import", {text, names: settings.names});
+    const game = data.games[0];
+    await load(game.start, game.moves.map((/** @type {MoveInfo} */ m) => m.text));
+    say(game.errors.length ? `imported up to an error: ${game.errors[0]}` : `imported ${game.moves.length} moves`, game.errors.length > 0);
+  } catch (e) {
+    say(e instanceof Error ? e.message : String(e));
+  }
+}
+
+async function exportRecord() {
+  try {
+    const data = await api("/api/record/export", {pos: line.start, moves: line.moves.map((m) => m.text), names: settings.names});
+    const area = /** @type {HTMLTextAreaElement} */ ($("record"));
+    area.value = data.text;
+    const link = /** @type {HTMLAnchorElement} */ ($("download"));
+    if (link.href) URL.revokeObjectURL(link.href);
+    link.href = URL.createObjectURL(new Blob([data.text], {type: "text/plain"}));
+    link.hidden = false;
+  } catch (e) {
+    say(e instanceof Error ? e.message : String(e));
+  }
+}
+
+// --- settings ----------------------------------------------------------------------------------
+
+function applySettings() {
+  document.documentElement.dataset.theme = settings.theme;
+  board.set({view: settings.view, names: settings.names, coordinates: settings.coordinates, flipped: settings.flipped, animation: {enabled: settings.animation, jump: 220}});
+  /** @type {[string, boolean][]} */
+  const pressed = [
+    ["view", settings.view === "checker"],
+    ["flip", settings.flipped],
+    ["coords", settings.coordinates],
+    ["names", settings.names === "checker"],
+    ["anim", settings.animation],
+    ["theme", settings.theme === "dark"],
+  ];
+  for (const [id, on] of pressed) $(id).setAttribute("aria-pressed", String(on));
+  if (current) show(current, false);
+}
+
+/** @param {Partial<Settings>} change */
+function change(change) {
+  Object.assign(settings, change);
+  applySettings();
+  api("/api/settings", change, "PUT").catch(() => {});
+}
+
+// --- wiring ------------------------------------------------------------------------------------
+
+$("view").addEventListener("click", () => change({view: settings.view === "diamond" ? "checker" : "diamond"}));
+$("flip").addEventListener("click", () => change({flipped: !settings.flipped}));
+$("coords").addEventListener("click", () => change({coordinates: !settings.coordinates}));
+$("names").addEventListener("click", () => change({names: settings.names === "oblique" ? "checker" : "oblique"}));
+$("anim").addEventListener("click", () => change({animation: !settings.animation}));
+$("theme").addEventListener("click", () => change({theme: settings.theme === "dark" ? "light" : "dark"}));
+$("first").addEventListener("click", () => goto(0));
+$("back").addEventListener("click", () => goto(line.ply - 1));
+$("forward").addEventListener("click", () => goto(line.ply + 1, true));
+$("last").addEventListener("click", () => goto(line.moves.length));
+$("move-form").addEventListener("submit", async (e) => {
+  e.preventDefault();
+  const box = input("move-text");
+  if (await play(box.value, settings.names)) box.value = "";
+});
+$("pos-load").addEventListener("click", () => load(input("pos-text").value).catch((e) => say(e.message)));
+$("new9").addEventListener("click", () => load("w 12/12"));
+$("new7").addEventListener("click", () => load("7x7 w 8/8"));
+$("analyse").addEventListener("click", () => (analysing ? stopAnalysis() : startAnalysis().catch((e) => say(e.message))));
+$("import").addEventListener("click", () => importRecord(/** @type {HTMLTextAreaElement} */ ($("record")).value));
+$("export").addEventListener("click", exportRecord);
+input("upload").addEventListener("change", async () => {
+  const file = input("upload").files?.[0];
+  if (file) await importRecord(await file.text());
+});
+document.addEventListener("keydown", (e) => {
+  const target = /** @type {HTMLElement} */ (e.target);
+  if (target.closest("input, textarea, select")) return;
+  if (e.key === "ArrowLeft") goto(line.ply - 1);
+  else if (e.key === "ArrowRight") goto(line.ply + 1, true);
+  else if (e.key === "Home") goto(0);
+  else if (e.key === "End") goto(line.moves.length);
+  else if (e.key === "f") change({flipped: !settings.flipped});
+  else if (e.key === "v") change({view: settings.view === "diamond" ? "checker" : "diamond"});
+  else return;
+  e.preventDefault();
+});
+
+async function main() {
+  const params = new URLSearchParams(location.search);
+  const moves = (params.get("moves") || "").split(/[\s,]+/).filter(Boolean);
+  // The settings and the position are asked for at once: the first board waits for one trip.
+  const first = api("/api/position", {pos: params.get("pos") || "w 12/12", moves}).catch(() => null);
+  try {
+    Object.assign(settings, await api("/api/settings"));
+  } catch {
+    // the defaults will do
+  }
+  for (const key of /** @type {(keyof Settings)[]} */ (["view", "names", "theme"])) {
+    const value = params.get(key);
+    if (value) Object.assign(settings, {[key]: value});
+  }
+  if (params.has("flip")) settings.flipped = params.get("flip") === "1";
+  if (params.has("animation")) settings.animation = params.get("animation") === "1";
+  applySettings();
+  try {
+    await load(params.get("pos") || "w 12/12", moves, undefined, await first);
+  } catch (e) {
+    say(e instanceof Error ? e.message : String(e));
+    await load("w 12/12");
+  }
+  performance.mark("emergo-board-drawn");
+  document.documentElement.dataset.ready = "1";
+}
+
+main();

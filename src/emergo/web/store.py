@@ -1,0 +1,323 @@
+"""The web app's store: games, their moves, settings and analyses (SQLAlchemy 2 + Alembic).
+
+SQLite in the user's data directory by default (platformdirs); any SQLAlchemy URL works, so a
+server can use PostgreSQL later.  The schema is versioned: :meth:`Store.open` runs the Alembic
+migrations shipped in ``emergo/web/migrations`` before anything else touches the database.
+
+A move is written (and committed) by :meth:`Store.add_move` before the server acknowledges it to
+anyone, so a game survives a restart or a kill -9 between two moves.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    DateTime,
+    ForeignKey,
+    Integer,
+    String,
+    Text,
+    UniqueConstraint,
+    create_engine,
+    event,
+    func,
+    select,
+)
+from sqlalchemy.engine import Engine
+from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, relationship
+from sqlalchemy.pool import StaticPool
+
+SCHEMA_HEAD = "0001"
+"""The newest migration; :meth:`Store.open` upgrades every database to it."""
+
+
+def now() -> dt.datetime:
+    return dt.datetime.now(dt.UTC)
+
+
+class Base(DeclarativeBase):
+    pass
+
+
+class GameRow(Base):
+    """A game: its players, start position and tags; its moves are :class:`MoveRow` rows."""
+
+    __tablename__ = "games"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    created: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=now)
+    updated: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=now)
+    variant: Mapped[str] = mapped_column(String(8), default="9x9")
+    start: Mapped[str] = mapped_column(Text)
+    """The start position (R22)."""
+    white: Mapped[str] = mapped_column(String(200), default="?")
+    black: Mapped[str] = mapped_column(String(200), default="?")
+    players: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    """How each side is played (human, engine level, ...), for resuming."""
+    tags: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    result: Mapped[str] = mapped_column(String(8), default="*")
+    termination: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    version: Mapped[int] = mapped_column(Integer, default=0)
+    moves: Mapped[list[MoveRow]] = relationship(
+        back_populates="game", order_by="MoveRow.ply", cascade="all, delete-orphan"
+    )
+
+
+class MoveRow(Base):
+    """One move of a game, in canonical R21 text, numbered from 1."""
+
+    __tablename__ = "moves"
+    __table_args__ = (UniqueConstraint("game_id", "ply"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
+    ply: Mapped[int] = mapped_column(Integer)
+    text: Mapped[str] = mapped_column(String(200))
+    created: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=now)
+    game: Mapped[GameRow] = relationship(back_populates="moves")
+
+
+class SettingRow(Base):
+    """One setting of the page (view, naming, theme, ...) as a JSON value."""
+
+    __tablename__ = "settings"
+
+    key: Mapped[str] = mapped_column(String(64), primary_key=True)
+    value: Mapped[Any] = mapped_column(JSON)
+
+
+class AnalysisRow(Base):
+    """A finished engine analysis of a position: its limit and its lines."""
+
+    __tablename__ = "analyses"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    created: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=now)
+    position: Mapped[str] = mapped_column(Text, index=True)
+    limit: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    lines: Mapped[list[Any]] = mapped_column(JSON, default=list)
+
+
+def default_url() -> str:
+    """SQLite in the user's data directory: ``.../emergo/emergo.sqlite3``."""
+    import platformdirs
+
+    folder = Path(platformdirs.user_data_dir("emergo", appauthor=False))
+    folder.mkdir(parents=True, exist_ok=True)
+    return f"sqlite:///{folder / 'emergo.sqlite3'}"
+
+
+def url_of(db: str | None) -> str:
+    """A database URL from ``--db``: a URL as it is, a file path as SQLite, None the default."""
+    if not db:
+        return default_url()
+    if "://" in db:
+        return db
+    return f"sqlite:///{Path(db).expanduser().resolve()}"
+
+
+def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=FULL")  # a stored move survives a power cut
+    cursor.close()
+
+
+def migrate(engine: Engine) -> None:
+    """Upgrade the database to :data:`SCHEMA_HEAD` with the shipped Alembic migrations."""
+    from alembic import command
+    from alembic.config import Config
+
+    config = Config()
+    config.set_main_option("script_location", str(Path(__file__).with_name("migrations")))
+    with engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.upgrade(config, "head")
+
+
+class Store:
+    """The database behind the web app; thread-safe (one short session per call)."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+
+    @classmethod
+    def open(cls, url: str | None = None) -> Store:
+        """Open (creating and migrating when needed) the database at ``url``."""
+        url = url or default_url()
+        if url in ("sqlite://", "sqlite:///:memory:"):  # one shared connection, or no tables
+            engine = create_engine(
+                url, poolclass=StaticPool, connect_args={"check_same_thread": False}
+            )
+        else:
+            engine = create_engine(url)
+        if engine.dialect.name == "sqlite":
+            event.listen(engine, "connect", _sqlite_pragmas)
+        migrate(engine)
+        return cls(engine)
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    @contextmanager
+    def session(self) -> Iterator[Session]:
+        with Session(self.engine) as session, session.begin():
+            yield session
+
+    def schema_version(self) -> str | None:
+        from alembic.runtime.migration import MigrationContext
+
+        with self.engine.connect() as connection:
+            return MigrationContext.configure(connection).get_current_revision()
+
+    # --- settings ------------------------------------------------------------------------------
+
+    def settings(self) -> dict[str, Any]:
+        with self.session() as s:
+            return {row.key: row.value for row in s.scalars(select(SettingRow))}
+
+    def set_settings(self, values: dict[str, Any]) -> dict[str, Any]:
+        with self.session() as s:
+            for key, value in values.items():
+                row = s.get(SettingRow, key)
+                if row is None:
+                    s.add(SettingRow(key=key, value=value))
+                else:
+                    row.value = value
+        return self.settings()
+
+    # --- games ---------------------------------------------------------------------------------
+
+    def create_game(
+        self,
+        start: str,
+        *,
+        variant: str = "9x9",
+        white: str = "?",
+        black: str = "?",
+        players: dict[str, Any] | None = None,
+        tags: dict[str, Any] | None = None,
+    ) -> int:
+        with self.session() as s:
+            row = GameRow(
+                start=start,
+                variant=variant,
+                white=white,
+                black=black,
+                players=players or {},
+                tags=tags or {},
+            )
+            s.add(row)
+            s.flush()
+            return row.id
+
+    def add_move(self, game_id: int, ply: int, text: str, *, version: int | None = None) -> None:
+        """Store move ``ply`` (from 1) of a game and commit; call before acknowledging it."""
+        with self.session() as s:
+            game = s.get(GameRow, game_id)
+            if game is None:
+                raise KeyError(f"no game {game_id}")
+            s.add(MoveRow(game_id=game_id, ply=ply, text=text))
+            game.updated = now()
+            game.version = version if version is not None else game.version + 1
+
+    def take_back(self, game_id: int, plies: int, *, version: int | None = None) -> None:
+        """Delete every move after ``plies`` (a takeback)."""
+        with self.session() as s:
+            game = s.get(GameRow, game_id)
+            if game is None:
+                raise KeyError(f"no game {game_id}")
+            for move in list(game.moves):
+                if move.ply > plies:
+                    s.delete(move)
+            game.updated = now()
+            game.version = version if version is not None else game.version + 1
+
+    def finish_game(self, game_id: int, result: str, termination: str | None) -> None:
+        with self.session() as s:
+            game = s.get(GameRow, game_id)
+            if game is None:
+                raise KeyError(f"no game {game_id}")
+            game.result, game.termination, game.updated = result, termination, now()
+
+    def game(self, game_id: int) -> dict[str, Any] | None:
+        with self.session() as s:
+            row = s.get(GameRow, game_id)
+            return _game_dict(row, moves=True) if row is not None else None
+
+    def games(self, limit: int = 100, offset: int = 0) -> list[dict[str, Any]]:
+        with self.session() as s:
+            rows = s.scalars(
+                select(GameRow).order_by(GameRow.updated.desc()).limit(limit).offset(offset)
+            )
+            return [_game_dict(row, moves=False) for row in rows]
+
+    def count_moves(self, game_id: int) -> int:
+        with self.session() as s:
+            return int(
+                s.scalar(select(func.count()).select_from(MoveRow).filter_by(game_id=game_id)) or 0
+            )
+
+    def delete_game(self, game_id: int) -> bool:
+        with self.session() as s:
+            row = s.get(GameRow, game_id)
+            if row is None:
+                return False
+            s.delete(row)
+            return True
+
+    # --- analyses ------------------------------------------------------------------------------
+
+    def save_analysis(self, position: str, limit: dict[str, Any], lines: list[Any]) -> int:
+        with self.session() as s:
+            row = AnalysisRow(position=position, limit=limit, lines=json.loads(json.dumps(lines)))
+            s.add(row)
+            s.flush()
+            return row.id
+
+    def analyses(self, position: str) -> list[dict[str, Any]]:
+        with self.session() as s:
+            rows = s.scalars(
+                select(AnalysisRow)
+                .filter_by(position=position)
+                .order_by(AnalysisRow.created.desc())
+                .limit(20)
+            )
+            return [
+                {
+                    "id": r.id,
+                    "created": r.created.isoformat(),
+                    "position": r.position,
+                    "limit": r.limit,
+                    "lines": r.lines,
+                }
+                for r in rows
+            ]
+
+
+def _game_dict(row: GameRow, *, moves: bool) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "id": row.id,
+        "created": row.created.isoformat(),
+        "updated": row.updated.isoformat(),
+        "variant": row.variant,
+        "start": row.start,
+        "white": row.white,
+        "black": row.black,
+        "players": row.players,
+        "tags": row.tags,
+        "result": row.result,
+        "termination": row.termination,
+        "version": row.version,
+    }
+    if moves:
+        out["moves"] = [m.text for m in row.moves]
+    return out

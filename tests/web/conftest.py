@@ -1,0 +1,91 @@
+"""Fixtures of the web app's tests: a live server on a free port and headless Chromium."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("starlette")
+
+from emergo.web.app import create_app
+from emergo.web.store import Store
+
+CHROMIUM = os.environ.get("EMERGO_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+    "--disable-sync",
+]
+SHOTS = Path(__file__).resolve().parents[2] / "docs" / "web"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+@pytest.fixture(scope="session")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A real uvicorn server on 127.0.0.1 with a fresh SQLite store; yields its base URL."""
+    import uvicorn
+
+    db = tmp_path_factory.mktemp("web") / "emergo.sqlite3"
+    store = Store.open(f"sqlite:///{db}")
+    port = free_port()
+    config = uvicorn.Config(create_app(store), host="127.0.0.1", port=port, log_level="warning")
+    srv = uvicorn.Server(config)
+    thread = threading.Thread(target=srv.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 10
+    while not srv.started:
+        if time.monotonic() > deadline:
+            raise RuntimeError("the test server did not start")
+        time.sleep(0.02)
+    yield f"http://127.0.0.1:{port}"
+    srv.should_exit = True
+    thread.join(5)
+    store.close()
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    """Headless Chromium (the system's) through playwright; skipped when either is missing."""
+    sync_api = pytest.importorskip("playwright.sync_api")
+    if not shutil.which(CHROMIUM) and not Path(CHROMIUM).exists():
+        pytest.skip(f"no Chromium at {CHROMIUM} (tools/test.sh installs it)")
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def page(browser: Any, server: str) -> Iterator[Any]:
+    """A fresh page (desktop size) that fails the test on any JavaScript error."""
+    context = browser.new_context(viewport={"width": 1200, "height": 860})
+    pg = context.new_page()
+    errors: list[str] = []
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+
+    def console(message: Any) -> None:
+        # a refused move is a 4xx answer the page shows: expected, not an error of the page
+        if message.type == "error" and "status of 4" not in message.text:
+            errors.append(message.text)
+
+    pg.on("console", console)
+    yield pg
+    context.close()
+    assert not errors, errors

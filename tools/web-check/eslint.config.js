@@ -1,0 +1,25 @@
+// ESLint of the web front end (src/emergo/web/static): browser ES modules, no build step.
+import js from "@eslint/js";
+import globals from "globals";
+
+// Run from the repository root (npm run check does): with --config the base path is the cwd.
+export default [
+  js.configs.recommended,
+  {
+    files: ["src/emergo/web/static/**/*.js"],
+    languageOptions: {
+      ecmaVersion: 2022,
+      sourceType: "module",
+      globals: {...globals.browser},
+    },
+    rules: {
+      "no-unused-vars": ["error", {argsIgnorePattern: "^_", varsIgnorePattern: "^_"}],
+      eqeqeq: "error",
+      "no-var": "error",
+      "prefer-const": "error",
+      "no-eval": "error",
+      "no-implied-eval": "error",
+      "no-new-func": "error",
+    },
+  },
+];
