@@ -1,4 +1,4 @@
-"""HexEmergo (docs/rules.md R4 ``hex``): the board as data, and R5-R22 unchanged on six directions."""
+"""HexEmergo (docs/rules.md R4 ``hex``): the board as data; R5-R22 unchanged on six directions."""
 
 from __future__ import annotations
 

@@ -80,7 +80,7 @@ def test_oracle_perft(position: str, depth: int, count: int) -> None:
     assert perft(Board(position), depth) == count
 
 
-# docs/rules.md R4: perft from the HexEmergo start (the naive implementation of hex-dev.jsonl agrees).
+# docs/rules.md R4: perft from the HexEmergo start (hex-dev.jsonl's naive implementation agrees).
 HEX_PERFT = [(1, 36), (2, 1_164), (3, 36_702), (4, 985_032)]
 
 

@@ -35,13 +35,12 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from emergo import record
 from emergo.board import Board
-from emergo.geometry import NAMINGS, VARIANTS, Names, geometry
+from emergo.geometry import NAMINGS, VARIANTS, geometry
 from emergo.web.analysis import Analyst, limit_from
+from emergo.web.inputs import board_of, body_json, names_of, text_of
 from emergo.web.positions import (
     JSON,
-    MAX_MOVES,
     RequestError,
-    board_from,
     geometry_data,
     line_data,
     move_data,
@@ -63,65 +62,6 @@ SETTINGS = {
     "flipped": (True, False),
 }
 """The settings the page may store, with their allowed values."""
-
-
-# --- request helpers ------------------------------------------------------------------------------
-
-
-async def body_json(request: Request) -> JSON:
-    """The request's JSON object, or a 400/413 :class:`RequestError` saying what is wrong."""
-    try:
-        raw = await request.body()
-    except BodyTooLarge:
-        raise RequestError(f"request body larger than {MAX_BODY} bytes", 413) from None
-    if len(raw) > MAX_BODY:
-        raise RequestError(f"request body larger than {MAX_BODY} bytes", 413)
-    try:
-        data = json.loads(raw or b"{}")
-    except (ValueError, UnicodeDecodeError):
-        raise RequestError("the request body is not valid JSON") from None
-    if not isinstance(data, dict):
-        raise RequestError("the request body must be a JSON object")
-    return data
-
-
-def names_of(value: Any) -> Names:
-    if value is None:
-        return "oblique"
-    if value not in NAMINGS:
-        raise RequestError(f"names must be one of {', '.join(NAMINGS)}")
-    result: Names = value
-    return result
-
-
-def moves_of(value: Any) -> list[str]:
-    """Moves from a request: a list of texts, or one string of texts separated by spaces."""
-    if value is None or value == "":
-        return []
-    if isinstance(value, str):
-        if len(value) > MAX_MOVES * 40:
-            raise RequestError("too many moves")
-        return value.split()
-    if isinstance(value, list) and all(isinstance(m, str) for m in value):
-        return list(value)
-    raise RequestError("moves must be a list of move texts or one string of them")
-
-
-def text_of(data: JSON, key: str, *, limit: int = 4000, required: bool = False) -> str | None:
-    value = data.get(key)
-    if value is None:
-        if required:
-            raise RequestError(f"{key} is missing")
-        return None
-    if not isinstance(value, str):
-        raise RequestError(f"{key} must be a string")
-    if len(value) > limit:
-        raise RequestError(f"{key} is too long (at most {limit} characters)")
-    return value
-
-
-def board_of(data: JSON) -> Board:
-    return board_from(text_of(data, "pos"), moves_of(data.get("moves")))
 
 
 # --- endpoints ------------------------------------------------------------------------------------

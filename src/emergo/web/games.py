@@ -27,6 +27,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from emergo import record
 from emergo.board import Board
 from emergo.web.analysis import info_data
+from emergo.web.inputs import body_json
 from emergo.web.positions import JSON, RequestError, board_from, line_data, position_data
 from emergo.web.store import Store
 
@@ -207,8 +208,6 @@ def _event_fields(event: Any) -> JSON:
 
 
 async def create_game(request: Request) -> Response:
-    from emergo.web.app import body_json
-
     module = _game_module()
     store = _store(request)
     data = await body_json(request)

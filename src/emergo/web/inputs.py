@@ -1,0 +1,72 @@
+"""Reading a request's input: its JSON body and the fields the API shares (names, moves, ``pos``).
+
+Each helper raises :class:`~emergo.web.positions.RequestError` (a 4xx with a message) on bad input.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from starlette.requests import Request
+
+from emergo.board import Board
+from emergo.geometry import NAMINGS, Names
+from emergo.web.positions import JSON, MAX_MOVES, RequestError, board_from
+from emergo.web.security import MAX_BODY, BodyTooLarge
+
+
+async def body_json(request: Request) -> JSON:
+    """The request's JSON object, or a 400/413 :class:`RequestError` saying what is wrong."""
+    try:
+        raw = await request.body()
+    except BodyTooLarge:
+        raise RequestError(f"request body larger than {MAX_BODY} bytes", 413) from None
+    if len(raw) > MAX_BODY:
+        raise RequestError(f"request body larger than {MAX_BODY} bytes", 413)
+    try:
+        data = json.loads(raw or b"{}")
+    except (ValueError, UnicodeDecodeError):
+        raise RequestError("the request body is not valid JSON") from None
+    if not isinstance(data, dict):
+        raise RequestError("the request body must be a JSON object")
+    return data
+
+
+def names_of(value: Any) -> Names:
+    if value is None:
+        return "oblique"
+    if value not in NAMINGS:
+        raise RequestError(f"names must be one of {', '.join(NAMINGS)}")
+    result: Names = value
+    return result
+
+
+def moves_of(value: Any) -> list[str]:
+    """Moves from a request: a list of texts, or one string of texts separated by spaces."""
+    if value is None or value == "":
+        return []
+    if isinstance(value, str):
+        if len(value) > MAX_MOVES * 40:
+            raise RequestError("too many moves")
+        return value.split()
+    if isinstance(value, list) and all(isinstance(m, str) for m in value):
+        return list(value)
+    raise RequestError("moves must be a list of move texts or one string of them")
+
+
+def text_of(data: JSON, key: str, *, limit: int = 4000, required: bool = False) -> str | None:
+    value = data.get(key)
+    if value is None:
+        if required:
+            raise RequestError(f"{key} is missing")
+        return None
+    if not isinstance(value, str):
+        raise RequestError(f"{key} must be a string")
+    if len(value) > limit:
+        raise RequestError(f"{key} is too long (at most {limit} characters)")
+    return value
+
+
+def board_of(data: JSON) -> Board:
+    return board_from(text_of(data, "pos"), moves_of(data.get("moves")))
