@@ -34,6 +34,8 @@ HEADERS = [
     "tt.h",
     "movepick.h",
     "search.h",
+    "halt.h",
+    "rng.h",
 ]
 
 flags = ["-O3"]

@@ -125,9 +125,6 @@ static PyObject *position_text(const pos_t *p)
     return PyUnicode_FromString(buf);
 }
 
-/* R18: a position where either player has lost has no legal moves. */
-static int game_over_r18(const pos_t *p) { return pos_lost(p, BLACK) || pos_lost(p, WHITE); }
-
 /* --- geometry ------------------------------------------------------------------------------- */
 
 static int int_items(PyObject *obj, const char *what, int *out, Py_ssize_t max, Py_ssize_t *n)
@@ -225,7 +222,7 @@ static PyObject *k_legal(PyObject *self, PyObject *packed)
         return NULL;
     mlist_t l;
     ml_init(&l, NULL, 0);
-    int kind = game_over_r18(&p) ? MK_NONE : gen_moves(&p, &l);
+    int kind = gen_moves(&p, &l);
     if (kind < 0) {
         ml_free(&l);
         return PyErr_NoMemory();
@@ -263,7 +260,7 @@ static PyObject *k_legal_batch(PyObject *self, PyObject *seq)
     Py_BEGIN_ALLOW_THREADS
     for (Py_ssize_t i = 0; i < n && !oom; i++) {
         off[i] = all.n;
-        oom = !game_over_r18(&ps[i]) && gen_moves(&ps[i], &all) < 0;
+        oom = gen_moves(&ps[i], &all) < 0;
     }
     off[n] = all.n;
     Py_END_ALLOW_THREADS
@@ -309,7 +306,7 @@ static PyObject *k_perft(PyObject *self, PyObject *args)
     uint64_t nodes;
     int oom;
     Py_BEGIN_ALLOW_THREADS
-    nodes = perft(&p, depth, &oom);
+    nodes = perft(&p, depth, &oom, NULL);
     Py_END_ALLOW_THREADS
     if (oom)
         return PyErr_NoMemory();
@@ -333,7 +330,7 @@ static PyObject *k_perft_divide(PyObject *self, PyObject *args)
     uint64_t *counts = NULL;
     int rc;
     Py_BEGIN_ALLOW_THREADS
-    rc = perft_divide(&p, depth, &l, &counts);
+    rc = perft_divide(&p, depth, &l, &counts, NULL);
     Py_END_ALLOW_THREADS
     PyObject *rows = rc < 0 ? PyErr_NoMemory() : PyList_New(counts ? (Py_ssize_t)l.n : 0);
     for (size_t i = 0; rows && counts && i < l.n; i++) {
@@ -374,7 +371,7 @@ static PyObject *k_playouts(PyObject *self, PyObject *args)
     pstats_t st;
     int rc;
     Py_BEGIN_ALLOW_THREADS
-    rc = playouts(&p, n, seed, &st);
+    rc = playouts(&p, n, seed, &st, NULL);
     Py_END_ALLOW_THREADS
     if (rc < 0)
         return PyErr_NoMemory();
@@ -400,7 +397,7 @@ static PyObject *k_playouts_batch(PyObject *self, PyObject *args)
     int rc = 0;
     Py_BEGIN_ALLOW_THREADS
     for (Py_ssize_t i = 0; i < count && !rc; i++)
-        rc = playouts(&ps[i], n, seed, &st[i]);
+        rc = playouts(&ps[i], n, seed, &st[i], NULL);
     Py_END_ALLOW_THREADS
     PyObject *out = rc < 0 ? PyErr_NoMemory() : PyList_New(count);
     for (Py_ssize_t i = 0; out && i < count; i++) {
@@ -658,13 +655,7 @@ static int selfcheck(const pos_t *root, uint64_t n, uint64_t seed, checker_t *ck
                 break;
             }
             if (t != TERM_NONE) {
-                ck->st.games++;
-                ck->st.plies += gm->ply;
-                ck->st.term[t]++;
-                if (winner < 0)
-                    ck->st.draws++;
-                else
-                    ck->st.wins[winner]++;
+                pstats_add(&ck->st, gm, t, winner);
                 break;
             }
             move_t m;
@@ -984,8 +975,6 @@ static int replay_history(game_t *gm, const pos_t *root, PyObject *paths, size_t
         return -1;
     Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
     int rc = -1, winner;
-    *irr = 0;
-    int stacks = bb_count(root->owned[0] | root->owned[1]);
     for (Py_ssize_t ply = 0;; ply++) {
         *term = game_status(gm, &winner);
         if (*term == TERM_ERROR) {
@@ -1012,16 +1001,12 @@ static int replay_history(game_t *gm, const pos_t *root, PyObject *paths, size_t
             PyErr_Format(PyExc_ValueError, "move %zd is not legal", ply + 1);
             goto done;
         }
-        uint8_t h0 = gm->pos.hand[0], h1 = gm->pos.hand[1];
         if (game_play(gm, &m) < 0) {
             PyErr_NoMemory();
             goto done;
         }
-        int now_stacks = bb_count(gm->pos.owned[0] | gm->pos.owned[1]);
-        if (h0 != gm->pos.hand[0] || h1 != gm->pos.hand[1] || now_stacks != stacks)
-            *irr = gm->ply;
-        stacks = now_stacks;
     }
+    *irr = gm->last_irr;
     rc = 0;
 done:
     Py_DECREF(seq);
@@ -1072,7 +1057,7 @@ static PyObject *Searcher_search(SearcherObject *self, PyObject *args)
     Py_INCREF(self);
     Py_BEGIN_ALLOW_THREADS
     rc = searcher_run(self->s, &gm->pos, gm->keys, gm->ply + 1, irr, &lim,
-                      callback == Py_None ? NULL : report, &ctx, out);
+                      callback == Py_None ? NULL : report, &ctx, NULL, out);
     Py_END_ALLOW_THREADS
     self->busy = 0;
     Py_DECREF(self);
