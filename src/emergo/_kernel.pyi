@@ -1,4 +1,11 @@
-"""Type stub of the C extension ``emergo._kernel`` (use :mod:`emergo.kernel`)."""
+"""Type stub of the C extension ``emergo._kernel`` (use :mod:`emergo.kernel`).
+
+Every integer argument is range-checked in C (ValueError or OverflowError, never a silent
+wrap); :mod:`emergo.kernel` checks first and names the argument.  Long calls (perft,
+perft_divide, playouts, playouts_batch, legal_batch, selfcheck, bench_generate and
+``Searcher.search``) release the GIL and, on the main thread, look for signals about every
+20 ms: Ctrl-C stops them with KeyboardInterrupt.
+"""
 
 from collections.abc import Callable, Sequence
 
@@ -7,6 +14,7 @@ _Stats = tuple[int, int, int, int, int, int, int, int]
 
 MAX_PATH: int
 MAX_MEN: int
+MAX_PERFT_DEPTH: int
 
 def register_geometry(
     name: str,
@@ -16,7 +24,8 @@ def register_geometry(
     squares: Sequence[int],
     names: Sequence[str],
     jumps: Sequence[tuple[int, int, int, int]],
-) -> None: ...
+) -> None:
+    """Register a board once: the same tables again are a no-op, others a ValueError."""
 def legal(packed: _Packed) -> tuple[int, int, list[tuple[int, ...]]]: ...
 def legal_batch(packed: Sequence[_Packed]) -> list[list[str]]: ...
 def key(packed: _Packed) -> int: ...
@@ -33,6 +42,7 @@ def bench_generate(packed: Sequence[_Packed], reps: int) -> int: ...
 WIN_VALUE: int
 MAX_DEPTH: int
 MAX_MULTIPV: int
+MAX_HASH_MB: int
 
 _RawMove = tuple[int, int, tuple[int, ...]]
 _RawLine = tuple[int, int, int, list[_RawMove]]
@@ -43,6 +53,11 @@ def eval_terms_batch(packed: Sequence[_Packed]) -> list[list[int]]: ...
 def evaluate(packed: _Packed, weights: Sequence[int]) -> int: ...
 
 class Searcher:
+    """One search at a time: ``search`` while another search of the same object runs (in any
+    thread), or ``clear``/``resize``/``set_weights``/``set_option`` meanwhile, raise
+    RuntimeError; ``stop`` is the call for a running search.  A search interrupted by
+    Ctrl-C raises KeyboardInterrupt and leaves the searcher usable."""
+
     def __init__(self, hash_mb: int = 16) -> None: ...
     def search(
         self,

@@ -7,6 +7,8 @@
 #include "halt.h"
 #include "movegen.h"
 
+#define MAX_PERFT_DEPTH 64
+
 /* Leaf count at depth; *oom is set when memory for capture routes ran out.
  * A halt (may be NULL) ticks per node; once stopped the count is partial. */
 uint64_t perft(pos_t *p, int depth, int *oom, halt_t *h);
