@@ -7,7 +7,7 @@ perft_divide, playouts, playouts_batch, legal_batch, selfcheck, bench_generate a
 20 ms: Ctrl-C stops them with KeyboardInterrupt.
 """
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 _Packed = tuple[str, bytes]
 _Stats = tuple[int, int, int, int, int, int, int, int]
@@ -26,6 +26,7 @@ def register_geometry(
     jumps: Sequence[tuple[int, int, int, int]],
 ) -> None:
     """Register a board once: the same tables again are a no-op, others a ValueError."""
+
 def legal(packed: _Packed) -> tuple[int, int, list[tuple[int, ...]]]: ...
 def legal_batch(packed: Sequence[_Packed]) -> list[list[str]]: ...
 def key(packed: _Packed) -> int: ...
@@ -34,7 +35,7 @@ def perft_divide(packed: _Packed, depth: int) -> tuple[int, list[tuple[tuple[int
 def playouts(packed: _Packed, n: int, seed: int) -> _Stats: ...
 def playouts_batch(packed: Sequence[_Packed], n: int, seed: int) -> list[_Stats]: ...
 def game(
-    packed: _Packed, seed: int, paths: Sequence[Sequence[int]] | None
+    packed: _Packed, seed: int, paths: Iterable[Sequence[int]] | None
 ) -> tuple[list[list[str]], list[str], str, str | None, str]: ...
 def selfcheck(packed: _Packed, n: int, seed: int) -> tuple[_Stats, list[str]]: ...
 def bench_generate(packed: Sequence[_Packed], reps: int) -> int: ...
@@ -62,7 +63,7 @@ class Searcher:
     def search(
         self,
         root: _Packed,
-        paths: Sequence[Sequence[int]],
+        paths: Iterable[Sequence[int]],
         depth: int,
         nodes: int,
         soft: float,
