@@ -5,7 +5,9 @@ reference) and fast in the C extension ``emergo._kernel``, which the tests
 prove equal.  This module is the typed front door of the C side.  Positions are
 R22 strings (parsed by :class:`~emergo.board.Board`, the one parser) or boards;
 a board's move history is not used: the position given counts as the first
-occurrence for repetition (R19b).
+occurrence for repetition (R19b).  Long calls release the GIL and stop at
+Ctrl-C (KeyboardInterrupt) within a few hundredths of a second; integers out
+of the kernel's range are a ValueError naming the argument and the range.
 
 >>> from emergo import kernel
 >>> kernel.legal_moves("b 11/12 d4:w")[:3]
@@ -483,6 +485,11 @@ class Searcher:
     exact wins and losses (R18) and draws (R19a, R19b).  The evaluation's weights
     come from ``weights`` (a mapping or a file; default the shipped
     :data:`WEIGHTS_FILE`).  The GIL is released while it searches.
+
+    One search at a time: :meth:`search` while another search of this searcher
+    runs (in any thread), or :meth:`clear`/:meth:`resize`/:meth:`set_option`
+    meanwhile, raise RuntimeError; :meth:`stop` is the call for a running
+    search.  Ctrl-C raises KeyboardInterrupt and leaves the searcher usable.
     """
 
     name = "emergo-kernel"
