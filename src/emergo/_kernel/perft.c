@@ -9,12 +9,12 @@
 static uint64_t perft_rec(pos_t *p, int depth, int *oom, halt_t *h)
 {
     moveset_t ms;
-    if (halt_tick(h))
-        return 0;
     if (depth == 1) {
         gen_moveset(p, &ms, NULL); /* counting only: never allocates */
         return ms.count;
     }
+    if (halt_tick(h)) /* interior nodes only: once stopped, each returns at once */
+        return 0;
     move_t buf[K_INLINE_MOVES];
     mlist_t l;
     ml_init(&l, buf, K_INLINE_MOVES);
@@ -23,7 +23,7 @@ static uint64_t perft_rec(pos_t *p, int depth, int *oom, halt_t *h)
         *oom = 1;
     } else {
         undo_t u;
-        for (size_t i = 0; i < l.n && !*oom && !(h && h->stopped); i++) {
+        for (size_t i = 0; i < l.n && !*oom; i++) {
             pos_make(p, &l.v[i], &u);
             total += perft_rec(p, depth - 1, oom, h);
             pos_unmake(p, &u);
