@@ -71,7 +71,7 @@ __all__ = [
 
 MAX_SEED = 2**64
 MAX_COUNT = 2**64 - 1
-"""Largest game count, node limit or repetition count the kernel takes (64 bits)."""
+"""Largest number of games or nodes the kernel takes (an unsigned 64-bit int)."""
 
 _CAPTURE = 3  # the kernel's kind code of a capture (R9-R12)
 
