@@ -478,12 +478,10 @@ def test_register_geometry_checks_every_input() -> None:
 # --- Ctrl-C ------------------------------------------------------------------------------------
 
 _PRELUDE = """
-import time
 from emergo import Board, kernel
 from emergo.search import Limit
-print("ready", flush=True)
-start = time.monotonic()
 try:
+    print("ready", flush=True)
     {call}
 except KeyboardInterrupt:
     print("interrupted", flush=True)

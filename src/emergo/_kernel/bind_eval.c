@@ -91,7 +91,8 @@ static PyObject *k_evaluate(PyObject *self, PyObject *args)
 }
 
 PyMethodDef bind_eval_methods[] = {
-    {"eval_terms_info", k_eval_terms_info, METH_NOARGS, "eval_terms_info() -> [(name, default, doc)]"},
+    {"eval_terms_info", k_eval_terms_info, METH_NOARGS,
+     "eval_terms_info() -> [(name, default, doc)]"},
     {"eval_terms", k_eval_terms, METH_O, "eval_terms(packed) -> term counts (mover's view)"},
     {"eval_terms_batch", k_eval_terms_batch, METH_O, "eval_terms_batch(packed_list) -> rows"},
     {"evaluate", k_evaluate, METH_VARARGS, "evaluate(packed, weights) -> centi-men (mover's view)"},

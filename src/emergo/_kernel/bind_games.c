@@ -1,4 +1,4 @@
-/* Bindings of whole games: random playouts, a random or replayed game ply by ply, the self-check. */
+/* Bindings of whole games: playouts, a random or replayed game ply by ply, the self-check. */
 #include "bind.h"
 
 #include "replay.h"

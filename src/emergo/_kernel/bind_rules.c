@@ -1,4 +1,4 @@
-/* Bindings of the rules: geometry registration, legal moves, Zobrist keys, perft, the generation benchmark. */
+/* Bindings of the rules: geometry, legal moves, Zobrist keys, perft, the generation benchmark. */
 #include "bind.h"
 
 #include "perft.h"
