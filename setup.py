@@ -22,18 +22,30 @@ SOURCES = [
     "tt.c",
     "movepick.c",
     "search.c",
+    "replay.c",
+    "selfcheck.c",
+    "bind_common.c",
+    "bind_rules.c",
+    "bind_games.c",
+    "bind_eval.c",
+    "bind_search.c",
     "module.c",
 ]
 HEADERS = [
     "geometry.h",
     "position.h",
+    "rng.h",
+    "halt.h",
     "movegen.h",
     "perft.h",
     "playout.h",
+    "replay.h",
+    "selfcheck.h",
     "eval.h",
     "tt.h",
     "movepick.h",
     "search.h",
+    "bind.h",
 ]
 
 flags = ["-O3"]

@@ -12,12 +12,17 @@ them (about four minutes).
 
 from __future__ import annotations
 
+import _thread
 import json
 import os
 import random
+import signal
+import subprocess
+import sys
 import threading
 import time
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -25,10 +30,11 @@ import pytest
 
 from emergo import Board, IllegalMoveError, InvalidMoveError, InvalidPositionError
 from emergo.board import Termination
-from emergo.geometry import geometry
+from emergo.geometry import GEOMETRIES, geometry
 from emergo.perft import perft
 
 kernel = pytest.importorskip("emergo.kernel", reason="the C kernel (emergo._kernel) is not built")
+from emergo.differential import compare_game, compare_position, reference_moves  # noqa: E402
 
 DATA = Path(__file__).parent / "data"
 GAMES = int(os.environ.get("EMERGO_KERNEL_GAMES", "2000"))
@@ -59,11 +65,6 @@ def _perft_rows() -> list[tuple[str, int, int]]:
 
 
 PERFT = [row for row in _perft_rows() if row[2] <= PERFT_MAX]
-
-
-def ref_texts(board: Board) -> list[str]:
-    """The reference's legal list as sorted canonical texts."""
-    return sorted(str(m) for m in board.moves())
 
 
 # --- oracle vectors ---------------------------------------------------------------------------
@@ -162,34 +163,10 @@ def test_perft_depth_zero_and_game_over() -> None:
 # --- random games ----------------------------------------------------------------------------
 
 
-def _compare_game(variant: str, seed: int) -> str | None:
-    """Replay a kernel random game in the reference; the first disagreement, or None."""
-    game = kernel.random_game(seed=seed, variant=variant)
-    board = Board(variant=variant)
-    for ply, (legal, played) in enumerate(zip(game.legal, game.moves, strict=True)):
-        if board.outcome() is not None:
-            return f"seed {seed} ply {ply}: reference says the game is over"
-        moves = board.moves()
-        texts = [str(m) for m in moves]
-        if sorted(texts) != legal:
-            return f"seed {seed} ply {ply}: legal lists differ at {board.position()}"
-        board._make(moves[texts.index(played)])
-    outcome = board.outcome()
-    if outcome is None:
-        return f"seed {seed}: the kernel ended a game the reference goes on with"
-    if (outcome.result(), outcome.termination, board.position()) != (
-        game.result,
-        game.termination,
-        game.final,
-    ):
-        return f"seed {seed}: ends differ: {outcome} {board.position()} vs {game}"
-    return None
-
-
 @pytest.mark.parametrize("variant", ["9x9", "7x7"])
 def test_random_games_against_reference(variant: str) -> None:
     """Per ply legal sets, played moves, results and final positions of GAMES random games."""
-    failures = [f for seed in range(GAMES) if (f := _compare_game(variant, seed))]
+    failures = [f for seed in range(GAMES) if (f := compare_game(seed=seed, variant=variant))]
     assert failures == []
 
 
@@ -223,19 +200,11 @@ def test_random_positions_against_reference() -> None:
     expected = []
     for p in positions:
         board = Board(p)
-        expected.append(ref_texts(board))
+        expected.append(reference_moves(board))
     assert kernel.legal_moves_batch(positions) == expected
-    for p in positions[:150]:
-        assert kernel.perft(p, 2) == perft(Board(p), 2), p
-    for seed, p in enumerate(positions[:300]):
-        game = kernel.random_game(p, seed=seed)
-        board = Board(p)
-        for legal, played in zip(game.legal, game.moves, strict=True):
-            assert ref_texts(board) == legal, board.position()
-            board.push_move(played)
-        outcome = board.outcome()
-        assert outcome is not None and outcome.termination is game.termination, p
-        assert (outcome.result(), board.position()) == (game.result, game.final), p
+    assert [f for p in positions[:150] if (f := compare_position(p, perft_depth=2))] == []
+    failures = [(p, f) for seed, p in enumerate(positions[:300]) if (f := compare_game(p, seed))]
+    assert failures == []
 
 
 @pytest.mark.parametrize("variant", ["9x9", "7x7"])
@@ -307,9 +276,7 @@ CAPTURE_CASES = [
 
 @pytest.mark.parametrize("position", CAPTURE_CASES)
 def test_r9_r11_capture_routes(position: str) -> None:
-    board = Board(position)
-    assert kernel.legal_moves(position) == ref_texts(board)
-    assert kernel.perft(position, 3) == perft(board, 3)
+    assert compare_position(position, perft_depth=3) is None
 
 
 def test_r11_many_tying_routes_each_a_move() -> None:
@@ -349,7 +316,7 @@ def test_r19b_third_occurrence_counts_the_start() -> None:
 def test_inputs_boards_variants_and_names() -> None:
     board = Board(variant="7x7")
     board.push_move("c3")
-    assert kernel.legal_moves(board) == ref_texts(board)
+    assert kernel.legal_moves(board) == reference_moves(board)
     assert kernel.legal_moves("w 8/8", variant="7x7") == kernel.legal_moves("7x7 w 8/8")
     assert "d4" not in kernel.legal_moves("7x7 w 8/8")  # R16 on 7x7 too
     checker = kernel.replay(None, ["a1", "i9"], names="checker")
@@ -375,6 +342,204 @@ def test_bad_input_is_a_clear_error() -> None:
         kernel.legal_moves(Board(), variant="7x7")
 
 
+BIG = [2**31, 2**63, 2**64, 2**64 + 1, 99999999999999999999999]
+"""Integers past every C type the kernel uses: never wrapped, always an error."""
+
+
+def test_out_of_range_integers_are_value_errors_naming_the_argument() -> None:
+    with pytest.raises(ValueError, match=r"depth must be 0\.\.64, not 2147483648"):
+        kernel.perft("w 12/12", 2**31)
+    with pytest.raises(ValueError, match=r"depth must be 1\.\.64, not 0"):
+        kernel.perft_divide("w 12/12", 0)
+    with pytest.raises(
+        ValueError, match=r"n must be 0\.\.18446744073709551615, not 18446744073709551616"
+    ):
+        kernel.playouts("w 12/12", 2**64)
+    with pytest.raises(ValueError, match="seed must be"):
+        kernel.random_game(None, 2**64)
+    for value in BIG:
+        with pytest.raises(ValueError, match="depth"):
+            kernel.perft("w 12/12", value)
+        with pytest.raises(ValueError, match="n must be"):
+            kernel.self_check(None, value * 2**64)
+        with pytest.raises(ValueError, match="n must be"):
+            kernel.playouts_batch(["w 12/12"], value * 2**64)
+        with pytest.raises(ValueError, match=r"hash_mb must be 1\.\.65536"):
+            kernel.Searcher(hash_mb=value)
+    with pytest.raises(ValueError, match=r"hash_mb must be 1\.\.65536, not 0"):
+        kernel.Searcher(hash_mb=0)
+
+
+def test_the_c_side_never_wraps_an_integer() -> None:
+    from emergo import _kernel
+
+    start = kernel.pack("w 12/12")
+    for value in BIG:
+        with pytest.raises(ValueError, match="depth"):
+            _kernel.perft(start, value)
+        with pytest.raises(ValueError, match="hash_mb"):
+            _kernel.Searcher(value)
+        with pytest.raises(ValueError, match="weights"):
+            _kernel.evaluate(start, [value] * len(kernel.eval_terms()))
+        with pytest.raises(ValueError, match="evasions"):
+            _kernel.Searcher(1).set_option("evasions", value)
+    for value in (-1, 2**64, 2**64 + 1):  # an unsigned 64-bit count: OverflowError, not a wrap
+        with pytest.raises(OverflowError):
+            _kernel.playouts(start, value, 0)
+        with pytest.raises(OverflowError):
+            _kernel.selfcheck(start, 1, value)
+        with pytest.raises(OverflowError):
+            _kernel.game(start, value, None)
+        with pytest.raises(OverflowError):
+            _kernel.bench_generate([start], value)
+        with pytest.raises(OverflowError):
+            _kernel.Searcher(1).search(start, [], 2, value, -1.0, -1.0, 1, None)
+    with pytest.raises(ValueError, match="not legal"):  # a square past every C type: no move
+        _kernel.game(start, 0, [(2**64 + 60,)])
+
+
+def test_self_check_of_a_position_without_a_legal_move_R19a() -> None:
+    blocked = "b 0/0 a5:w3b5 b5:w c5:w"  # Black's only piece cannot move: blocked
+    assert kernel.legal_moves(blocked) == []
+    stats, errors = kernel.self_check(blocked, 3)
+    assert errors == []
+    assert stats.games == 3 and stats.terminations["blocked"] == 3
+
+
+def _geometry_rows(variant: str) -> list[Any]:
+    geo = GEOMETRIES[variant]
+    jumps = [(sq, d, over, land) for sq in geo.squares for d, over, land in geo.jumps[sq]]
+    names = [geo.square_name(sq) for sq in geo.squares]
+    return [geo.name, geo.men, geo.centre, list(geo.directions), list(geo.squares), names, jumps]
+
+
+def test_a_geometry_is_registered_once() -> None:
+    from emergo import _kernel
+
+    rows = _geometry_rows("9x9")
+    _kernel.register_geometry(*rows)  # the same tables again: nothing changes
+    before = kernel.perft("w 12/12", 3)
+    other = _geometry_rows("7x7")
+    other[0] = "9x9"
+    with pytest.raises(ValueError, match="9x9 is already registered with other tables"):
+        _kernel.register_geometry(*other)
+    assert kernel.perft("w 12/12", 3) == before == 55172
+    assert kernel.legal_moves("7x7 w 8/8") == reference_moves(Board("7x7 w 8/8"))
+
+
+def test_register_geometry_checks_every_input() -> None:
+    from emergo import _kernel
+
+    def bad(index: int, value: Any) -> list[Any]:
+        rows = _geometry_rows("7x7")
+        rows[0] = "test"
+        rows[index] = value
+        return rows
+
+    rows = _geometry_rows("7x7")
+    dirs, squares, names, jumps = rows[3], rows[4], rows[5], rows[6]
+    cases: list[tuple[list[Any], str]] = [
+        (bad(3, [-(2**31), 2**31 - 1, *dirs[2:]]), "directions must be"),  # INT_MIN
+        (bad(3, [2**40, -(2**40), *dirs[2:]]), "directions must be"),
+        (bad(3, [dirs[0], dirs[0], *dirs[2:]]), "not the opposite"),
+        (bad(3, [*dirs, *dirs]), "directions: 8 items"),
+        (bad(3, [0, 0, *dirs[2:]]), "not the opposite"),
+        (bad(3, [100, -100, *dirs[2:]]), "too large"),
+        (bad(1, 0), "men must be 1..12"),
+        (bad(1, 2**64), "men must be 1..12"),
+        (bad(2, -5), "centre must be"),
+        (bad(2, squares[0] + 1 if squares[0] + 1 not in squares else 0), "centre"),
+        (bad(4, [*squares[:-1], squares[0]]), "out of range or repeated"),
+        (bad(4, [*squares[:-1], 128]), "squares must be 0..127"),
+        (bad(4, [*squares[:-1], -1]), "squares must be 0..127"),
+        (bad(5, names[:-1]), "one name per square"),
+        (bad(5, [*names[:-1], names[0]]), "given twice"),
+        (bad(5, [*names[:-1], "x y"]), "letters and digits"),
+        (bad(5, [*names[:-1], ""]), "letters and digits"),
+        (bad(6, jumps[:-1]), "jump table has"),
+        (bad(6, [*jumps[:-1], jumps[0]]), "given twice"),
+        (bad(6, [*jumps[:-1], (jumps[-1][0], 5, jumps[-1][2], jumps[-1][3])]), "disagrees"),
+        (bad(6, [*jumps[:-1], (2**31, 0, 0, 0)]), "jump must be"),
+        (bad(6, [*jumps[:-1], (1, 2, 3)]), "a jump is"),
+        (bad(6, [jumps[0]] * (128 * 6 + 1)), "at most"),
+        (bad(0, ""), "letters and digits"),
+        (bad(0, "a b"), "letters and digits"),
+        (bad(0, "toolongname"), "letters and digits"),
+    ]
+    for rows, message in cases:
+        with pytest.raises(ValueError, match=message):
+            _kernel.register_geometry(*rows)
+    with pytest.raises(TypeError):
+        _kernel.register_geometry(*bad(5, [*names[:-1], 5]))
+    with pytest.raises(ValueError, match="not registered"):
+        _kernel.legal(("test", bytes([1, 8, 8])))  # nothing was registered
+
+
+# --- Ctrl-C ------------------------------------------------------------------------------------
+
+_PRELUDE = """
+from emergo import Board, kernel
+from emergo.search import Limit
+try:
+    print("ready", flush=True)
+    {call}
+except KeyboardInterrupt:
+    print("interrupted", flush=True)
+    raise
+print("finished", flush=True)
+"""
+
+LONG_CALLS = [
+    "kernel.perft('w 12/12', 9)",
+    "kernel.perft_divide('w 12/12', 9)",
+    "kernel.playouts('w 12/12', 10**12)",
+    "kernel.playouts_batch(['w 12/12', '7x7 w 8/8'], 10**12)",
+    "kernel.self_check(None, 10**12)",
+    "kernel.Searcher().search(Board(), Limit(infinite=True))",
+]
+
+
+@pytest.mark.parametrize("call", LONG_CALLS, ids=[c.split("(")[0] for c in LONG_CALLS])
+def test_ctrl_c_stops_a_long_kernel_call(call: str) -> None:
+    """SIGINT half a second into a call that would run for minutes: KeyboardInterrupt at once."""
+    code = _PRELUDE.format(call=call)
+    proc = subprocess.Popen(
+        [sys.executable, "-c", code], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+    assert proc.stdout is not None
+    assert proc.stdout.readline().strip() == "ready"
+    time.sleep(0.5)
+    sent = time.monotonic()
+    proc.send_signal(signal.SIGINT)
+    try:
+        out, err = proc.communicate(timeout=20)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.communicate()
+        pytest.fail(f"{call} ran on after Ctrl-C")
+    waited = time.monotonic() - sent
+    assert "interrupted" in out and "KeyboardInterrupt" in err, (out, err)
+    assert waited < 2.0, f"{call} took {waited:.2f} s to stop"  # about 0.02 s when idle
+
+
+def test_an_interrupted_call_leaves_the_kernel_usable() -> None:
+    """KeyboardInterrupt in the caller's thread (as Ctrl-C): the next calls run normally."""
+    calls: list[Callable[[], object]] = [
+        lambda: kernel.perft("w 12/12", 9),
+        lambda: kernel.playouts("w 12/12", 10**12),
+    ]
+    for call in calls:
+        timer = threading.Timer(0.2, _thread.interrupt_main)
+        timer.start()
+        start = time.monotonic()
+        with pytest.raises(KeyboardInterrupt):
+            call()
+        assert time.monotonic() - start < 2.0
+        timer.join()
+    assert kernel.perft("w 12/12", 3) == 55172
+    assert kernel.playouts("w 12/12", 10, seed=1) == kernel.playouts("w 12/12", 10, seed=1)
+
+
 def test_bad_packed_input_is_rejected_by_the_c_side() -> None:
     from emergo import _kernel
 
@@ -385,7 +550,7 @@ def test_bad_packed_input_is_rejected_by_the_c_side() -> None:
         ("9x9", bytes([1, 0, 0, 60, 1, 0, 0])),  # a piece without caps (R6)
         ("9x9", bytes([1, 0, 0, 60, 1, 1, 0, 60, 0, 1, 0])),  # a square given twice
         ("9x9", bytes([1, 0])),  # too short
-        ("hex", bytes([1, 12, 12])),  # not registered
+        ("5x5", bytes([1, 12, 12])),  # not registered
     ]
     for packed in bad:
         with pytest.raises(ValueError):

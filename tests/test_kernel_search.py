@@ -7,10 +7,12 @@ pure-Python search agrees on the best move where it can see that far.
 
 from __future__ import annotations
 
+import _thread
 import os
 import random
 import threading
 import time
+from collections.abc import Iterator
 
 import pytest
 
@@ -243,6 +245,94 @@ def test_a_search_stopped_before_it_starts_still_moves() -> None:
     board = opening()
     result = kernel.Searcher().search(board, Limit(infinite=True), stop=stop)
     assert result.move in board.legal_moves
+
+
+def test_one_search_at_a_time_per_searcher() -> None:
+    """A second search (or clear) while one runs is a RuntimeError; stop ends the first."""
+    searcher = kernel.Searcher(hash_mb=1)
+    started = threading.Event()
+    results: list[object] = []
+
+    def first() -> None:
+        limit = Limit(infinite=True)
+        results.append(searcher.search(opening(), limit, on_info=lambda info: started.set()))
+
+    thread = threading.Thread(target=first)
+    thread.start()
+    try:
+        assert started.wait(10)
+        with pytest.raises(RuntimeError, match="already searching"):
+            searcher.search(opening(), Limit(depth=1))
+        for call in (searcher.clear, lambda: searcher.resize(2)):
+            with pytest.raises(RuntimeError, match="already searching"):
+                call()
+    finally:
+        searcher.stop()
+        thread.join(10)
+    assert len(results) == 1
+    searcher.clear()  # free again
+    assert searcher.search(opening(), Limit(depth=2)).move in opening().legal_moves
+
+
+def test_the_busy_flag_is_taken_before_any_python_code_runs() -> None:
+    """Reading the moves runs Python code (here a generator): a search from there is refused."""
+    from emergo import _kernel
+
+    c = _kernel.Searcher(1)
+    start = kernel.pack("w 12/12")
+    seen: list[str] = []
+
+    def moves() -> Iterator[tuple[int, ...]]:
+        try:
+            c.search(start, [], 2, 0, -1.0, -1.0, 1, None)
+        except RuntimeError as e:
+            seen.append(str(e))
+        yield from ()
+
+    term, lines, _, _, _ = c.search(start, moves(), 2, 0, -1.0, -1.0, 1, None)
+    assert seen and "already searching" in seen[0]
+    assert term is None and lines
+    c.search(start, [], 2, 0, -1.0, -1.0, 1, None)  # the flag is free again
+
+
+def test_ctrl_c_in_a_search_leaves_the_searcher_usable() -> None:
+    searcher = kernel.Searcher(hash_mb=1)
+    timer = threading.Timer(0.3, _thread.interrupt_main)
+    timer.start()
+    start = time.monotonic()
+    with pytest.raises(KeyboardInterrupt):
+        searcher.search(opening(), Limit(infinite=True))
+    assert time.monotonic() - start < 2.0
+    timer.join()
+    board = opening()
+    result = searcher.search(board, Limit(depth=3))  # not busy, table intact
+    assert result.move in board.legal_moves and result.infos[0].depth == 3
+
+
+def test_a_node_limit_past_64_bits_is_a_value_error() -> None:
+    for nodes in (2**64, 18446744073709551617):
+        with pytest.raises(
+            ValueError, match=rf"nodes must be 0\.\.18446744073709551615, not {nodes}"
+        ):
+            kernel.Searcher(hash_mb=1).search(opening(), Limit(nodes=nodes))
+    deep = kernel.Searcher(hash_mb=1).search(Board("w 0/0 d4:w e4:b"), Limit(depth=2**31))
+    assert str(deep.move) == "d4xf4"  # deeper than MAX_DEPTH: as deep as the search goes
+
+
+def test_clear_is_instant_even_for_a_large_table() -> None:
+    """The table is cleared by generation (O(1)) and allocated lazily: no walk over 1 GB."""
+    start = time.monotonic()
+    searcher = kernel.Searcher(hash_mb=1024)
+    for _ in range(20):
+        searcher.clear()
+    assert time.monotonic() - start < 0.5
+    board = opening()
+    first = searcher.search(board, Limit(depth=5))
+    searcher.clear()
+    again = searcher.search(board, Limit(depth=5))
+    assert first.infos[0].nodes == again.infos[0].nodes  # cleared: the same search again
+    fresh = kernel.Searcher(hash_mb=1024).search(board, Limit(depth=5))
+    assert fresh.infos[0].nodes == first.infos[0].nodes
 
 
 @pytest.mark.parametrize("variant", ["9x9", "7x7"])

@@ -12,8 +12,9 @@ cannot all be replayed in it.  What the soak does, per variant:
   move is listed twice, and make/unmake of every legal move restores the
   position exactly.  Its win/draw/loss, length and termination counts must
   equal those of ``kernel.playouts`` over the same seeds (two C game loops).
-* Every ``--sample``-th game is also compared in full with the reference:
-  the kernel's random game (same seed) is replayed in ``emergo.Board``, which
+* Every ``--sample``-th game is also compared in full with the reference
+  (``emergo.differential.compare_game``, the comparison the tests use): the
+  kernel's random game (same seed) is replayed in ``emergo.Board``, which
   checks every ply's legal-move set, the result, the termination and the
   final position; and perft 2 at one ply of that game is compared.
 
@@ -28,14 +29,13 @@ from __future__ import annotations
 
 import argparse
 import multiprocessing
-import random
 import sys
 import time
 from collections import Counter
 from dataclasses import dataclass, field
 
 from emergo import Board, kernel
-from emergo.perft import perft
+from emergo.differential import compare_game
 
 
 @dataclass
@@ -47,33 +47,6 @@ class Chunk:
     compared: int = 0
     terminations: Counter[str] = field(default_factory=Counter)
     problems: list[str] = field(default_factory=list)
-
-
-def compare_with_reference(variant: str, seed: int) -> str | None:
-    """Replay the kernel's random game ``seed`` in the reference; the first difference."""
-    game = kernel.random_game(seed=seed, variant=variant)
-    board = Board(variant=variant)
-    probe = random.Random(seed).randrange(len(game.moves) + 1)
-    for ply, (legal, played) in enumerate(zip(game.legal, game.moves, strict=True)):
-        if ply == probe and kernel.perft(board, 2) != perft(board, 2):
-            return f"perft 2 differs at {board.position()}"
-        if board.outcome() is not None:
-            return f"ply {ply}: the reference says the game is over at {board.position()}"
-        moves = board.moves()
-        texts = [str(m) for m in moves]
-        if sorted(texts) != legal:
-            return f"ply {ply}: legal moves differ at {board.position()}"
-        board._make(moves[texts.index(played)])
-    outcome = board.outcome()
-    if outcome is None:
-        return "the kernel ended the game, the reference goes on"
-    if (outcome.result(), outcome.termination, board.position()) != (
-        game.result,
-        game.termination,
-        game.final,
-    ):
-        return f"ends differ: reference {outcome.result()} {outcome.termination.value}"
-    return None
 
 
 def run_chunk(args: tuple[str, int, int, int]) -> Chunk:
@@ -93,7 +66,7 @@ def run_chunk(args: tuple[str, int, int, int]) -> Chunk:
     for s in range(seed, seed + n):
         if s % sample == 0:
             chunk.compared += 1
-            problem = compare_with_reference(variant, s)
+            problem = compare_game(seed=s, variant=variant, perft_depth=2)
             if problem:
                 chunk.problems.append(f"{variant} seed {s}: {problem}")
     return chunk

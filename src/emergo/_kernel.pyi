@@ -1,12 +1,20 @@
-"""Type stub of the C extension ``emergo._kernel`` (use :mod:`emergo.kernel`)."""
+"""Type stub of the C extension ``emergo._kernel`` (use :mod:`emergo.kernel`).
 
-from collections.abc import Callable, Sequence
+Every integer argument is range-checked in C (ValueError or OverflowError, never a silent
+wrap); :mod:`emergo.kernel` checks first and names the argument.  Long calls (perft,
+perft_divide, playouts, playouts_batch, legal_batch, selfcheck, bench_generate and
+``Searcher.search``) release the GIL and, on the main thread, look for signals about every
+20 ms: Ctrl-C stops them with KeyboardInterrupt.
+"""
+
+from collections.abc import Callable, Iterable, Sequence
 
 _Packed = tuple[str, bytes]
 _Stats = tuple[int, int, int, int, int, int, int, int]
 
 MAX_PATH: int
 MAX_MEN: int
+MAX_PERFT_DEPTH: int
 
 def register_geometry(
     name: str,
@@ -16,7 +24,9 @@ def register_geometry(
     squares: Sequence[int],
     names: Sequence[str],
     jumps: Sequence[tuple[int, int, int, int]],
-) -> None: ...
+) -> None:
+    """Register a board once: the same tables again are a no-op, others a ValueError."""
+
 def legal(packed: _Packed) -> tuple[int, int, list[tuple[int, ...]]]: ...
 def legal_batch(packed: Sequence[_Packed]) -> list[list[str]]: ...
 def key(packed: _Packed) -> int: ...
@@ -25,7 +35,7 @@ def perft_divide(packed: _Packed, depth: int) -> tuple[int, list[tuple[tuple[int
 def playouts(packed: _Packed, n: int, seed: int) -> _Stats: ...
 def playouts_batch(packed: Sequence[_Packed], n: int, seed: int) -> list[_Stats]: ...
 def game(
-    packed: _Packed, seed: int, paths: Sequence[Sequence[int]] | None
+    packed: _Packed, seed: int, paths: Iterable[Sequence[int]] | None
 ) -> tuple[list[list[str]], list[str], str, str | None, str]: ...
 def selfcheck(packed: _Packed, n: int, seed: int) -> tuple[_Stats, list[str]]: ...
 def bench_generate(packed: Sequence[_Packed], reps: int) -> int: ...
@@ -33,6 +43,7 @@ def bench_generate(packed: Sequence[_Packed], reps: int) -> int: ...
 WIN_VALUE: int
 MAX_DEPTH: int
 MAX_MULTIPV: int
+MAX_HASH_MB: int
 
 _RawMove = tuple[int, int, tuple[int, ...]]
 _RawLine = tuple[int, int, int, list[_RawMove]]
@@ -43,11 +54,16 @@ def eval_terms_batch(packed: Sequence[_Packed]) -> list[list[int]]: ...
 def evaluate(packed: _Packed, weights: Sequence[int]) -> int: ...
 
 class Searcher:
+    """One search at a time: ``search`` while another search of the same object runs (in any
+    thread), or ``clear``/``resize``/``set_weights``/``set_option`` meanwhile, raise
+    RuntimeError; ``stop`` is the call for a running search.  A search interrupted by
+    Ctrl-C raises KeyboardInterrupt and leaves the searcher usable."""
+
     def __init__(self, hash_mb: int = 16) -> None: ...
     def search(
         self,
         root: _Packed,
-        paths: Sequence[Sequence[int]],
+        paths: Iterable[Sequence[int]],
         depth: int,
         nodes: int,
         soft: float,

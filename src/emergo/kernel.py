@@ -5,7 +5,9 @@ reference) and fast in the C extension ``emergo._kernel``, which the tests
 prove equal.  This module is the typed front door of the C side.  Positions are
 R22 strings (parsed by :class:`~emergo.board.Board`, the one parser) or boards;
 a board's move history is not used: the position given counts as the first
-occurrence for repetition (R19b).
+occurrence for repetition (R19b).  Long calls release the GIL and stop at
+Ctrl-C (KeyboardInterrupt) within a few hundredths of a second; integers out
+of the kernel's range are a ValueError naming the argument and the range.
 
 >>> from emergo import kernel
 >>> kernel.legal_moves("b 11/12 d4:w")[:3]
@@ -69,35 +71,32 @@ __all__ = [
 ]
 
 MAX_SEED = 2**64
+MAX_COUNT = 2**64 - 1
+"""Largest number of games or nodes the kernel takes (an unsigned 64-bit int)."""
 
 _CAPTURE = 3  # the kernel's kind code of a capture (R9-R12)
-_UNSUPPORTED: dict[str, str] = {
-    # R4 hex: not given to the C side until its hex support is added and tested (a later step);
-    # the rules library (emergo.board) plays it.
-    "hex": "the C kernel does not support hex yet",
-}
 
 
 def _register(geo: Geometry) -> None:
-    """Give the kernel a board as data (squares, directions, jump table, names)."""
+    """Give the kernel a board as data (squares, directions, jump table, names).
+
+    A variant is registered once; importing this module again registers the
+    same tables, which the kernel accepts as a no-op.
+    """
     jumps = [(sq, d, over, land) for sq in geo.squares for d, over, land in geo.jumps[sq]]
     names = [geo.square_name(sq) for sq in geo.squares]
-    try:
-        _kernel.register_geometry(
-            geo.name, geo.men, geo.centre, geo.directions, geo.squares, names, jumps
-        )
-    except ValueError as e:  # a board the kernel cannot hold stays with the reference
-        _UNSUPPORTED[geo.name] = f"the C kernel does not support {geo.name}: {e}"
+    _kernel.register_geometry(
+        geo.name, geo.men, geo.centre, geo.directions, geo.squares, names, jumps
+    )
 
 
 for _geo in GEOMETRIES.values():
-    if _geo.name not in _UNSUPPORTED:
-        _register(_geo)
+    _register(_geo)
 
 
 def supports(variant: str) -> bool:
-    """Whether the kernel plays ``variant``; the others raise ``ValueError`` saying so (R4)."""
-    return variant in GEOMETRIES and variant not in _UNSUPPORTED
+    """Whether the kernel plays ``variant`` (R4): every variant of the library is registered."""
+    return variant in GEOMETRIES
 
 
 class PlayoutStats(NamedTuple):
@@ -157,8 +156,6 @@ def pack(position: Position, *, variant: str | None = None) -> Packed:
     caps, prisoners per stack (R5, R6).
     """
     board = _board(position, variant)
-    if board.variant in _UNSUPPORTED:
-        raise ValueError(f"{_UNSUPPORTED[board.variant]} (emergo.board plays it)")
     data = bytearray((int(board.turn), board.hand(WHITE), board.hand(BLACK)))
     for sq, st in board.stacks().items():
         data += bytes((sq, int(st.owner), st.caps, st.prisoners))
@@ -171,16 +168,17 @@ def _pack_many(positions: Iterable[Position], variant: str | None) -> list[Packe
     return [pack(p, variant=variant) for p in positions]
 
 
-def _count(value: int, what: str, low: int = 0) -> int:
+def _count(value: int, what: str, low: int = 0, high: int = MAX_COUNT) -> int:
+    """``value`` checked to be an int in ``low..high`` (the C side never wraps a number)."""
     if isinstance(value, bool) or not isinstance(value, int):
         raise TypeError(f"{what} must be an int, not {type(value).__name__}")
-    if value < low:
-        raise ValueError(f"{what} must be at least {low}, not {value}")
+    if not low <= value <= high:
+        raise ValueError(f"{what} must be {low}..{high}, not {value}")
     return value
 
 
 def _seed(seed: int) -> int:
-    return _count(seed, "seed", -(2**63)) % MAX_SEED
+    return _count(seed, "seed", -(2**63), MAX_SEED - 1) % MAX_SEED
 
 
 def _text(geo: Geometry, kind: int, path: Sequence[int]) -> str:
@@ -212,13 +210,14 @@ def legal_moves_batch(
 
 def perft(position: Position, depth: int, *, variant: str | None = None) -> int:
     """Move sequences of length ``depth`` (a capture route is one move; repetition ignored)."""
-    return int(_kernel.perft(pack(position, variant=variant), _count(depth, "depth")))
+    depth = _count(depth, "depth", 0, _kernel.MAX_PERFT_DEPTH)
+    return int(_kernel.perft(pack(position, variant=variant), depth))
 
 
 def perft_divide(position: Position, depth: int, *, variant: str | None = None) -> dict[str, int]:
     """Perft split by first move: ``{move text: perft(depth - 1) after it}``, sorted by text."""
     board = _board(position, variant)
-    _count(depth, "depth", 1)
+    _count(depth, "depth", 1, _kernel.MAX_PERFT_DEPTH)
     kind, rows = _kernel.perft_divide(pack(board), depth)
     geo = board.geometry
     return dict(sorted((_text(geo, kind, path), n) for path, n in rows))
@@ -492,6 +491,11 @@ class Searcher:
     exact wins and losses (R18) and draws (R19a, R19b).  The evaluation's weights
     come from ``weights`` (a mapping or a file; default the shipped
     :data:`WEIGHTS_FILE`).  The GIL is released while it searches.
+
+    One search at a time: :meth:`search` while another search of this searcher
+    runs (in any thread), or :meth:`clear`/:meth:`resize`/:meth:`set_option`
+    meanwhile, raise RuntimeError; :meth:`stop` is the call for a running
+    search.  Ctrl-C raises KeyboardInterrupt and leaves the searcher usable.
     """
 
     name = "emergo-kernel"
@@ -499,8 +503,7 @@ class Searcher:
     def __init__(
         self, *, hash_mb: int = 16, weights: Mapping[str, int] | str | Path | None = None
     ) -> None:
-        _count(hash_mb, "hash size (MB)", 1)
-        self._c = _kernel.Searcher(hash_mb)
+        self._c = _kernel.Searcher(_count(hash_mb, "hash_mb", 1, _kernel.MAX_HASH_MB))
         if weights is None:
             self.weights = dict(_shipped_weights())
         elif isinstance(weights, (str, Path)):
@@ -515,7 +518,7 @@ class Searcher:
 
     def resize(self, hash_mb: int) -> None:
         """A new, empty transposition table of ``hash_mb`` megabytes."""
-        self._c.resize(_count(hash_mb, "hash size (MB)", 1))
+        self._c.resize(_count(hash_mb, "hash_mb", 1, _kernel.MAX_HASH_MB))
 
     def set_option(self, name: str, value: int) -> None:
         """Set a tuning knob of the search: ``evasions`` (0..8, default 1), the quiescence
@@ -542,8 +545,8 @@ class Searcher:
         depth = int(_kernel.MAX_DEPTH)
         nodes = 0
         if not limit.infinite:  # analysis runs until stopped, whatever else is set
-            depth = min(limit.depth or depth, depth)
-            nodes = limit.nodes or 0
+            depth = min(limit.depth or depth, depth)  # deeper than MAX_DEPTH: as deep as it goes
+            nodes = _count(limit.nodes or 0, "nodes")
         root = board.root()
         paths = [move.path for move in board.move_stack]
 

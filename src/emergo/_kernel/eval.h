@@ -53,6 +53,7 @@ extern const int eval_defaults[EV_NTERMS];
 void eval_terms(const pos_t *p, int out[EV_NTERMS]);
 
 #define EVAL_MAX 100000 /* |evaluate| <= EVAL_MAX */
+#define EV_MAXWEIGHT 10000 /* |weight| <= EV_MAXWEIGHT: sums stay far from int overflow */
 
 /* sum(w[i] * term[i]) clamped to EVAL_MAX, never 0 (see above). */
 int evaluate(const pos_t *p, const int *w);

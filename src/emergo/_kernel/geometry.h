@@ -107,7 +107,11 @@ typedef struct geo {
 } geo_t;
 
 /* Register a geometry; returns it, or NULL with a message in err.  The
- * jump table is given as (square, direction, over, land) rows. */
+ * jump table is given as (square, direction, over, land) rows.  Every input
+ * is checked.  A variant is registered once: the same tables again return
+ * the published one, other tables under its name are an error.  Published
+ * tables are never written again.  Not thread-safe against itself (the
+ * bindings hold the GIL); geo_find may run concurrently. */
 const geo_t *geo_register(const char *name, int men, int centre, int ndirs, const int *dirs,
                           int nsq, const int *squares, const char *const *names, int njumps,
                           const int (*jumps)[4], char *err, size_t errlen);

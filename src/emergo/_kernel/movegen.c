@@ -30,25 +30,6 @@ move_t *ml_grow(mlist_t *l)
     return &l->v[l->n++];
 }
 
-/* Pieces in `me` that can jump a piece in `opp` onto a vacant square (R9). */
-static inline bb_t attackers(const geo_t *g, bb_t me, bb_t opp, bb_t empty)
-{
-    bb_t found = 0;
-    for (int k = 0; k < g->npairs; k++) {
-        int o = g->pair_off[k];
-        found |= (opp >> o) & (empty >> 2 * o); /* jumping towards +o */
-        found |= (opp << o) & (empty << 2 * o); /* jumping towards -o */
-    }
-    return me & found;
-}
-
-bb_t pos_attackers(const pos_t *p, int color)
-{
-    const geo_t *g = p->g;
-    bb_t me = p->owned[color], opp = p->owned[!color];
-    return attackers(g, me, opp, g->mask & ~(me | opp));
-}
-
 /* The route search (R9-R11).  The jumped stacks are changed in place (caps
  * and prisoners of the position, the opp and empty bitboards here) and put
  * back on the way out, so the position is unchanged afterwards. */
@@ -136,6 +117,12 @@ int gen_moveset(pos_t *p, moveset_t *ms, mlist_t *routes)
     bb_t empty = g->mask & ~(mine | theirs);
     ms->routes = routes;
     ms->mask = 0;
+    ms->size = 0;
+    if (pos_lost(p, op)) { /* R18: the game is over (the mover, if lost, finds no move) */
+        ms->count = 0;
+        ms->kind = MK_NONE;
+        return 0;
+    }
     bb_t starters = attackers(g, mine, theirs, empty);
     if (starters) { /* R8: capture first, in both phases */
         capctx_t c;
@@ -162,22 +149,8 @@ int gen_moveset(pos_t *p, moveset_t *ms, mlist_t *routes)
         ms->count = c.count;
         return c.oom ? -1 : 0;
     }
-    if (p->hand[me]) { /* R8: then enter */
-        bb_t vacant = empty;
-        if (!attackers(g, theirs, mine, empty)) {
-            /* R15: not attacked, so no entry may give the opponent a capture:
-             * forbid a vacant square between an opponent piece and a vacant one. */
-            bb_t bad = 0;
-            for (int k = 0; k < g->npairs; k++) {
-                int o = g->pair_off[k];
-                bad |= (theirs << o) & (empty >> o);
-                bad |= (theirs >> o) & (empty << o);
-            }
-            vacant &= ~bad;
-        }
-        if (me == WHITE && !(mine | theirs) && p->hand[WHITE] == g->men &&
-            p->hand[BLACK] == g->men)
-            vacant &= ~BB1(g->centre); /* R16: not the centre on the very first move */
+    if (p->hand[me]) { /* R8: then enter (R13-R16) */
+        bb_t vacant = entry_mask(p);
         ms->size = p->hand[op] ? 1 : p->hand[me]; /* R14: the shadowpiece */
         ms->mask = vacant;
         ms->count = (size_t)bb_count(vacant);
@@ -192,7 +165,6 @@ int gen_moveset(pos_t *p, moveset_t *ms, mlist_t *routes)
         ms->steps[g->pair_neg[k]] = down;
         count += (size_t)(bb_count(up) + bb_count(down));
     }
-    ms->size = 0;
     ms->count = count;
     ms->kind = count ? MK_STEP : MK_NONE;
     return 0;

@@ -48,12 +48,53 @@ typedef struct moveset {
     const mlist_t *routes;   /* MK_CAPTURE: the routes (when a list was given) */
 } moveset_t;
 
+/* Pieces in `me` that can jump a piece in `opp` onto a vacant square (R9). */
+static inline bb_t attackers(const geo_t *g, bb_t me, bb_t opp, bb_t empty)
+{
+    bb_t found = 0;
+    for (int k = 0; k < g->npairs; k++) {
+        int o = g->pair_off[k];
+        found |= (opp >> o) & (empty >> 2 * o); /* jumping towards +o */
+        found |= (opp << o) & (empty << 2 * o); /* jumping towards -o */
+    }
+    return me & found;
+}
+
 /* Pieces of color that could jump now, were it color's turn (R9). */
-bb_t pos_attackers(const pos_t *p, int color);
+static inline bb_t pos_attackers(const pos_t *p, int color)
+{
+    const geo_t *g = p->g;
+    bb_t me = p->owned[color], opp = p->owned[!color];
+    return attackers(g, me, opp, g->mask & ~(me | opp));
+}
+
+/* The squares the player to move may enter, were it his turn to enter (he
+ * has men in hand and no capture): R13 any vacant square, less R15's and
+ * R16's.  The one statement of the entering restrictions. */
+static inline bb_t entry_mask(const pos_t *p)
+{
+    const geo_t *g = p->g;
+    int me = p->turn;
+    bb_t mine = p->owned[me], theirs = p->owned[!me];
+    bb_t empty = g->mask & ~(mine | theirs), ok = empty;
+    if (!attackers(g, theirs, mine, empty)) {
+        /* R15: not attacked, so no entry may give the opponent a capture:
+         * forbid a vacant square between an opponent piece and a vacant one. */
+        for (int k = 0; k < g->npairs; k++) {
+            int o = g->pair_off[k];
+            ok &= ~((theirs << o) & (empty >> o));
+            ok &= ~((theirs >> o) & (empty << o));
+        }
+    }
+    if (me == WHITE && !(mine | theirs) && p->hand[WHITE] == g->men && p->hand[BLACK] == g->men)
+        ok &= ~BB1(g->centre); /* R16: not the centre on the very first move */
+    return ok;
+}
 
 /* Generate; routes (may be NULL: count only) receives the capture routes.
- * The position is used as scratch space and restored.  Returns 0, or -1
- * when memory for routes ran out. */
+ * A position where either player has lost (R18) has no moves.  The position
+ * is used as scratch space and restored.  Returns 0, or -1 when memory for
+ * routes ran out. */
 int gen_moveset(pos_t *p, moveset_t *ms, mlist_t *routes);
 
 /* The i-th move of a moveset in generation order. */

@@ -72,8 +72,8 @@ int game_play(game_t *gm, const move_t *m)
     gm->filter[gm->pos.key % REP_FILTER] = gm->stamp;
     pos_make(&gm->pos, m, u);
     gm->keys[++gm->ply] = gm->pos.key;
-    if (u->hand[0] != gm->pos.hand[0] || u->hand[1] != gm->pos.hand[1]) {
-        gm->last_irr = gm->ply; /* hands never grow: earlier positions cannot recur */
+    if (pos_irreversible(&gm->pos, u)) {
+        gm->last_irr = gm->ply; /* R19b: no earlier position can recur */
         new_stamp(gm);
     }
     return 0;
@@ -129,33 +129,18 @@ int game_status(game_t *gm, int *winner)
     return TERM_NONE;
 }
 
-static inline uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
-
-void rng_seed(rng_t *r, uint64_t seed)
+void pstats_add(pstats_t *st, const game_t *gm, int term, int winner)
 {
-    for (int i = 0; i < 4; i++) { /* splitmix64 expands the seed */
-        uint64_t z = (seed += 0x9e3779b97f4a7c15ULL);
-        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-        z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-        r->s[i] = z ^ (z >> 31);
-    }
+    st->games++;
+    st->plies += gm->ply;
+    st->term[term]++;
+    if (winner < 0)
+        st->draws++;
+    else
+        st->wins[winner]++;
 }
 
-uint64_t rng_next(rng_t *r) /* xoshiro256** */
-{
-    uint64_t *s = r->s;
-    uint64_t result = rotl(s[1] * 5, 7) * 9;
-    uint64_t t = s[1] << 17;
-    s[2] ^= s[0];
-    s[3] ^= s[1];
-    s[1] ^= s[2];
-    s[0] ^= s[3];
-    s[2] ^= t;
-    s[3] = rotl(s[3], 45);
-    return result;
-}
-
-int playouts(const pos_t *root, uint64_t n, uint64_t seed, pstats_t *st)
+int playouts(const pos_t *root, uint64_t n, uint64_t seed, pstats_t *st, halt_t *h)
 {
     memset(st, 0, sizeof *st);
     game_t *gm = malloc(sizeof *gm);
@@ -169,19 +154,17 @@ int playouts(const pos_t *root, uint64_t n, uint64_t seed, pstats_t *st)
         rng_seed(&r, seed + i);
         game_reset(gm, root);
         for (;;) {
+            if (halt_tick(h)) {
+                rc = -1;
+                break;
+            }
             int winner, t = game_status(gm, &winner);
             if (t == TERM_ERROR) {
                 rc = -1;
                 break;
             }
             if (t != TERM_NONE) {
-                st->games++;
-                st->plies += gm->ply;
-                st->term[t]++;
-                if (winner < 0)
-                    st->draws++;
-                else
-                    st->wins[winner]++;
+                pstats_add(st, gm, t, winner);
                 break;
             }
             move_t m;

@@ -2,7 +2,9 @@
 #ifndef EMERGO_PLAYOUT_H
 #define EMERGO_PLAYOUT_H
 
+#include "halt.h"
 #include "movegen.h"
+#include "rng.h"
 
 enum { TERM_ERROR = -1, TERM_NONE = 0, TERM_NO_PIECES = 1, TERM_BLOCKED = 2, TERM_REPETITION = 3 };
 
@@ -13,7 +15,7 @@ enum { TERM_ERROR = -1, TERM_NONE = 0, TERM_NO_PIECES = 1, TERM_BLOCKED = 2, TER
 typedef struct game {
     pos_t pos;
     size_t ply;      /* moves played */
-    size_t last_irr; /* first ply with the current hands: no earlier position can recur */
+    size_t last_irr; /* first ply since the last irreversible move (pos_irreversible) */
     size_t cap;
     uint64_t *keys;  /* keys[i]: key of the position after i moves */
     undo_t *undo;    /* undo[i]: undo record of move i + 1 */
@@ -38,26 +40,17 @@ int game_play(game_t *gm, const move_t *m); /* -1: out of memory */
 /* Occurrences of the current position since the root, exactly (counting stops at limit). */
 int game_repetitions(game_t *gm, int limit);
 
-typedef struct rng {
-    uint64_t s[4];
-} rng_t;
-
-void rng_seed(rng_t *r, uint64_t seed);
-uint64_t rng_next(rng_t *r);
-/* Uniform in [0, n): the high word of a 64x64 product (bias below n / 2^64). */
-static inline size_t rng_below(rng_t *r, size_t n)
-{
-    __extension__ typedef unsigned __int128 u128;
-    return (size_t)(((u128)rng_next(r) * n) >> 64);
-}
-
 typedef struct pstats {
     uint64_t games, wins[2], draws, plies;
     uint64_t term[4]; /* by TERM_* */
 } pstats_t;
 
-/* n uniformly random games from root; game i uses rng_seed(seed + i).
- * Returns 0, or -1 out of memory. */
-int playouts(const pos_t *root, uint64_t n, uint64_t seed, pstats_t *st);
+/* Count a finished game (term, winner of game_status) in st. */
+void pstats_add(pstats_t *st, const game_t *gm, int term, int winner);
+
+/* n uniformly random games from root; game i uses rng_seed(seed + i).  A
+ * halt (may be NULL) ticks per ply.  Returns 0, or -1 out of memory or
+ * stopped (h->stopped tells). */
+int playouts(const pos_t *root, uint64_t n, uint64_t seed, pstats_t *st, halt_t *h);
 
 #endif

@@ -1,5 +1,6 @@
 /* Kernel state: setup, Zobrist keys, make/unmake (R9, R10, R13, R14, R17), R22/R21 texts. */
 #include "position.h"
+#include "rng.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -10,14 +11,6 @@ static uint64_t z_stack[K_MAXSQ][2][K_MAXMEN + 1];
 static uint64_t z_pris[K_MAXSQ][K_MAXMEN + 1];
 static uint64_t z_hand[2][K_MAXMEN + 1];
 static uint64_t z_turn;
-
-static uint64_t splitmix64(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-}
 
 void zobrist_init(void)
 {

@@ -53,6 +53,22 @@ void pos_make(pos_t *p, const move_t *m, undo_t *u);
 void pos_unmake(pos_t *p, const undo_t *u);
 int pos_equal(const pos_t *a, const pos_t *b);
 
+/* R19b: can no position before this move recur after it?  u is the move's
+ * undo record, p the position after it.  An entry lowers a hand, and hands
+ * never grow; a capture that jumps a single man empties its square, and the
+ * number of stacks never grows without an entry.  Steps and other captures
+ * keep both.  (The undo record lists the start, every jumped square, then
+ * the landing square.) */
+static inline int pos_irreversible(const pos_t *p, const undo_t *u)
+{
+    if (u->hand[0] != p->hand[0] || u->hand[1] != p->hand[1])
+        return 1;
+    for (int i = 1; i + 1 < u->n; i++)
+        if (u->save[i].caps == 1 && !u->save[i].pris)
+            return 1;
+    return 0;
+}
+
 /* R18: color has no men in hand and no piece. */
 static inline int pos_lost(const pos_t *p, int color) { return !p->hand[color] && !p->owned[color]; }
 

@@ -24,6 +24,7 @@ struct searcher {
     /* One search: */
     pos_t pos;
     int abort, oom;
+    halt_t *halt; /* the caller's (Ctrl-C), polled with the stop flag; may be NULL */
     uint64_t nodes, max_nodes;
     double t0, hard;
     int seldepth;
@@ -118,7 +119,8 @@ void searcher_rearm(searcher_t *s) { __atomic_store_n(&s->stop, 0, __ATOMIC_RELA
 
 static void poll(searcher_t *s)
 {
-    if (__atomic_load_n(&s->stop, __ATOMIC_RELAXED) || (s->hard >= 0 && now() - s->t0 >= s->hard))
+    if (__atomic_load_n(&s->stop, __ATOMIC_RELAXED) || (s->hard >= 0 && now() - s->t0 >= s->hard) ||
+        halt_poll(s->halt))
         s->abort = 1;
 }
 
@@ -142,13 +144,7 @@ static inline void make(searcher_t *s, int ply, const move_t *m)
     pos_make(&s->pos, m, u);
     size_t idx = s->root_idx + (size_t)ply + 1;
     s->keys[idx] = s->pos.key;
-    /* Hands never grow and the number of stacks never grows without an entry,
-     * so no earlier position can recur after either changes (R19b). */
-    int irreversible = m->kind == MK_ENTER;
-    if (m->kind == MK_CAPTURE)
-        for (int i = 1; i + 1 < u->n && !irreversible; i++)
-            irreversible = u->save[i].caps == 1 && u->save[i].pris == 0;
-    s->irr[ply + 1] = irreversible ? idx : s->irr[ply];
+    s->irr[ply + 1] = pos_irreversible(&s->pos, u) ? idx : s->irr[ply]; /* R19b */
 }
 
 static inline void unmake(searcher_t *s, int ply) { pos_unmake(&s->pos, &s->undo[ply]); }
@@ -208,24 +204,10 @@ static inline void pv_update(searcher_t *s, int ply, const move_t *m)
 /* Has the player to move, who has no capture, an entry or a step (R13-R17)? */
 static int has_quiet_move(const pos_t *p)
 {
+    if (p->hand[p->turn])
+        return entry_mask(p) != 0;
     const geo_t *g = p->g;
-    int me = p->turn;
-    bb_t mine = p->owned[me], theirs = p->owned[!me];
-    bb_t empty = g->mask & ~(mine | theirs);
-    if (p->hand[me]) {
-        if (pos_attackers(p, !me)) /* R15: attacked, he may enter anywhere */
-            return empty != 0;
-        bb_t bad = 0; /* R15: squares where an entry would give the opponent a capture */
-        for (int k = 0; k < g->npairs; k++) {
-            int o = g->pair_off[k];
-            bad |= (theirs << o) & (empty >> o);
-            bad |= (theirs >> o) & (empty << o);
-        }
-        bb_t ok = empty & ~bad;
-        if (me == WHITE && !(mine | theirs) && p->hand[WHITE] == g->men && p->hand[BLACK] == g->men)
-            ok &= ~BB1(g->centre); /* R16 */
-        return ok != 0;
-    }
+    bb_t mine = p->owned[p->turn], empty = g->mask & ~(p->owned[0] | p->owned[1]);
     for (int k = 0; k < g->npairs; k++) {
         int o = g->pair_off[k];
         if (mine & ((empty >> o) | (empty << o)))
@@ -550,9 +532,10 @@ static int prepare(searcher_t *s, const pos_t *root, const uint64_t *keys, size_
 }
 
 int searcher_run(searcher_t *s, const pos_t *root, const uint64_t *keys, size_t nkeys, size_t irr,
-                 const slimits_t *lim, sinfo_fn info, void *ctx, sresult_t *out)
+                 const slimits_t *lim, sinfo_fn info, void *ctx, halt_t *h, sresult_t *out)
 {
     s->t0 = now();
+    s->halt = h;
     s->hard = lim->hard;
     s->max_nodes = lim->nodes ? lim->nodes : UINT64_MAX;
     out->nlines = 0;

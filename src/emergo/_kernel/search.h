@@ -14,6 +14,7 @@
 #define EMERGO_SEARCH_H
 
 #include "eval.h"
+#include "halt.h"
 #include "movepick.h"
 #include "tt.h"
 
@@ -64,9 +65,10 @@ void searcher_rearm(searcher_t *s);
 
 /* Search the last position of a game: keys[0..nkeys) are the keys of every
  * position from the game's start to root (root->key last); positions before
- * keys[irr] cannot recur (the hands or the number of stacks differ).  The
- * game must not be over.  Returns 0, or -1 out of memory. */
+ * keys[irr] cannot recur (pos_irreversible).  The game must not be over.  A
+ * halt (may be NULL) is polled with the stop flag; once it stops, the search
+ * ends as if stopped.  Returns 0, or -1 out of memory. */
 int searcher_run(searcher_t *s, const pos_t *root, const uint64_t *keys, size_t nkeys, size_t irr,
-                 const slimits_t *lim, sinfo_fn info, void *ctx, sresult_t *out);
+                 const slimits_t *lim, sinfo_fn info, void *ctx, halt_t *h, sresult_t *out);
 
 #endif

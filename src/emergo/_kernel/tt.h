@@ -12,6 +12,15 @@
  *
  * Win/loss values are stored relative to the node (distance from it), not to
  * the root: tt_value_to/from adjust them by the ply.
+ *
+ * Clearing is O(1), by generation: every search starts a generation, and an
+ * entry counts only if written in one of the `live` generations since the
+ * last clear (older ones read as empty: no hit, free for any store).  A
+ * clear starts a new generation with nothing live and changes the salt that
+ * every check word is XORed with, so an entry from before it can never hit
+ * even after the 14-bit generations wrap.  Nothing walks the table: the
+ * allocation is calloc's (pages come zeroed when first touched), so a large
+ * table costs nothing until used and a new game does not touch every page.
  */
 #ifndef EMERGO_TT_H
 #define EMERGO_TT_H
@@ -24,14 +33,16 @@
 enum { TT_NONE = 0, TT_UPPER = 1, TT_LOWER = 2, TT_EXACT = 3 };
 
 typedef struct tt_entry {
-    uint64_t check; /* key ^ data */
-    uint64_t data;  /* value:32 | move:16 | depth:8 | bound:2 | generation:6 */
+    uint64_t check; /* key ^ data ^ salt */
+    uint64_t data;  /* value:24 | move:16 | depth:8 | bound:2 | generation:14 (0: empty) */
 } tt_entry_t;
 
 typedef struct tt {
-    tt_entry_t *table; /* nbuckets * 2 entries */
-    size_t nbuckets;   /* a power of two */
-    uint8_t generation;
+    tt_entry_t *table;   /* nbuckets * 2 entries */
+    size_t nbuckets;     /* a power of two */
+    uint32_t generation; /* of the current search */
+    uint32_t live;       /* generations that count: the current one and live - 1 before it */
+    uint64_t salt, salt_state;
 } tt_t;
 
 typedef struct tt_hit {
@@ -42,7 +53,7 @@ typedef struct tt_hit {
 /* Allocate about mb megabytes (at least one bucket); -1 out of memory. */
 int tt_init(tt_t *t, size_t mb);
 void tt_free(tt_t *t);
-void tt_clear(tt_t *t);
+void tt_clear(tt_t *t); /* O(1): forget every entry */
 void tt_new_search(tt_t *t);
 int tt_probe(const tt_t *t, uint64_t key, tt_hit_t *hit); /* 1 on a hit */
 void tt_store(tt_t *t, uint64_t key, int value, int depth, int bound, uint16_t move);
