@@ -42,21 +42,6 @@ def oracle_perft() -> list[tuple[str, list[tuple[int, int]]]]:
     return out
 
 
-SLOW_ELSEWHERE = (
-    "tests/test_kernel.py::test_perft_oracle",
-    "tests/test_kernel.py::test_random_games_against_reference",
-    "tests/test_kernel.py::test_random_positions_against_reference",
-    "tests/test_kernel_search.py::test_bench_signature_is_pinned",
-)
-"""Slow tests of the kernel's test files, marked here until the marks move into those files."""
-
-
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    for item in items:
-        if item.nodeid.split("[")[0] in SLOW_ELSEWHERE:
-            item.add_marker(pytest.mark.slow)
-
-
 @pytest.fixture(scope="session")
 def games() -> list[dict[str, Any]]:
     return oracle_games()

@@ -106,6 +106,7 @@ def test_r19b_repetition_game_34_is_cut_by_kernel() -> None:
         kernel.replay("w 12/12", [*moves, moves[-1]])
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("position", "depth", "expected"),
     PERFT,
@@ -163,6 +164,7 @@ def test_perft_depth_zero_and_game_over() -> None:
 # --- random games ----------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("variant", ["9x9", "7x7"])
 def test_random_games_against_reference(variant: str) -> None:
     """Per ply legal sets, played moves, results and final positions of GAMES random games."""
@@ -193,6 +195,7 @@ def _random_position(rng: random.Random) -> str:
     return " ".join(parts)
 
 
+@pytest.mark.slow
 def test_random_positions_against_reference() -> None:
     """Arbitrary valid positions (tall stacks, prisoners, hands, R14-R16) and games from them."""
     rng = random.Random(2024)
@@ -592,14 +595,19 @@ def test_long_calls_release_the_gil() -> None:
 
 
 def test_bench_reports_both_sides_and_ratios(capsys: pytest.CaptureFixture[str]) -> None:
-    from emergo import bench
+    from emergo import cli
 
-    assert bench.main(["--json", "--seconds", "0.05", "--variant", "7x7", "--no-search"]) == 0
+    assert (
+        cli.main(["bench", "--json", "--seconds", "0.05", "--variant", "7x7", "--no-search"]) == 0
+    )
     report = json.loads(capsys.readouterr().out)
     for side in ("kernel", "reference"):
         assert report[side]["games_per_s"] > 0
         assert report[side]["generations_per_s"] > 0
         assert report[side]["perft_nodes_per_s"] > 0
     assert set(report["ratio"]) == {"games_per_s", "generations_per_s", "perft_nodes_per_s"}
-    assert bench.main(["--kernel-only", "--games", "100", "--seconds", "0.05", "--no-search"]) == 0
+    assert (
+        cli.main(["bench", "--kernel-only", "--games", "100", "--seconds", "0.05", "--no-search"])
+        == 0
+    )
     assert "random games/s" in capsys.readouterr().out

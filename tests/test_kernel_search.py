@@ -18,7 +18,9 @@ import pytest
 
 from emergo import Board
 from emergo.board import WHITE, Termination
-from emergo.search import Limit, PythonSearcher, Score, SearchInfo, backend
+from emergo.players import backend
+from emergo.pysearch import PythonSearcher
+from emergo.search import Limit, Score, SearchInfo
 
 kernel = pytest.importorskip("emergo.kernel", reason="the C kernel (emergo._kernel) is not built")
 
@@ -432,18 +434,19 @@ def test_weights_file_and_errors(tmp_path: object) -> None:
 def test_bench_signature_is_stable(capsys: pytest.CaptureFixture[str]) -> None:
     import json
 
-    from emergo import bench
+    from emergo import bench, cli
 
     first = bench.measure_search(4)["signature"]
     assert bench.measure_search(4)["signature"] == first
-    assert bench.main(["--search", "--depth", "4", "--json"]) == 0
+    assert cli.main(["bench", "--search", "--depth", "4", "--json"]) == 0
     report = json.loads(capsys.readouterr().out)
     assert report["search"]["signature"] == first and "kernel" not in report
     assert report["search"]["nodes_per_s"] > 0
-    assert bench.main(["--search", "--depth", "3"]) == 0
+    assert cli.main(["bench", "--search", "--depth", "3"]) == 0
     assert "signature (total nodes)" in capsys.readouterr().out
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(
     os.environ.get("EMERGO_SANITIZE") == "1", reason="too slow under the sanitizers"
 )

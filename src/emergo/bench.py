@@ -26,9 +26,7 @@ quiescence search.  The target is at least 5 M nodes/s on one core.
 
 from __future__ import annotations
 
-import importlib
 import random
-import sys
 import time
 from collections.abc import Callable
 from typing import Any
@@ -342,13 +340,3 @@ def run(
         targets = report.setdefault("targets", {})
         targets["search_nps_met"] = report["search"]["nodes_per_s"] >= TARGET_SEARCH_NPS
     return report
-
-
-def main(argv: list[str] | None = None) -> int:
-    """``emergo bench`` with these arguments (for old callers; the command is emergo.cli.bench).
-
-    Looked up when called, so the library does not depend on the command line.
-    """
-    cli = importlib.import_module("emergo.cli")
-    status: int = cli.main(["bench", *(sys.argv[1:] if argv is None else argv)])
-    return status

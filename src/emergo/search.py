@@ -13,13 +13,11 @@ Scores are always from the point of view of the player to move, in centi-men
 
 from __future__ import annotations
 
-import importlib
 import math
 import threading
-import warnings
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Literal, Protocol
+from typing import Literal, Protocol
 
 from emergo.board import WHITE, Board, Color, Move
 
@@ -294,35 +292,3 @@ class Busy:
 
     def __exit__(self, *exc: object) -> None:
         self._lock.release()
-
-
-# --- names that moved (issue 9): kept importable from here for old callers -------------------
-
-_MOVED = {
-    "PythonSearcher": "emergo.pysearch",
-    "evaluate": "emergo.pysearch",
-    "MAX_DEPTH": "emergo.pysearch",
-    "QUIESCENCE_PLIES": "emergo.pysearch",
-    "LEVEL_MAX": "emergo.levels",
-    "LEVEL_CLIP": "emergo.levels",
-    "LEVELS": "emergo.levels",
-    "LevelSetting": "emergo.levels",
-    "LevelSearcher": "emergo.levels",
-    "level_setting": "emergo.levels",
-    "level_limit": "emergo.levels",
-    "choose_line": "emergo.levels",
-    "backend": "emergo.players",
-}
-
-
-def __getattr__(name: str) -> Any:
-    """``emergo.search.PythonSearcher`` and the like: moved, found at their new home.
-
-    Imported by name at first use (not at import time), so this module still
-    depends on nothing above it; new code imports from the new module.
-    """
-    home = _MOVED.get(name)
-    if home is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    warnings.warn(f"emergo.search.{name} moved to {home}.{name}", DeprecationWarning, stacklevel=2)
-    return getattr(importlib.import_module(home), name)
