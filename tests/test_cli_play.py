@@ -1,0 +1,114 @@
+"""``emergo play`` at a terminal: sessions driven through a pseudo-terminal (pexpect)."""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+pexpect = pytest.importorskip("pexpect")
+
+PROMPT_WHITE_2 = r"2\. White> "
+
+
+def spawn(*args: str, cwd: Path | None = None) -> pexpect.spawn:
+    """``python -m emergo play ARGS`` at an 80x40 colour terminal."""
+    env = {k: v for k, v in os.environ.items() if k != "NO_COLOR"}
+    env["TERM"] = "xterm"
+    return pexpect.spawn(
+        sys.executable,
+        ["-m", "emergo", "play", *args],
+        encoding="utf-8",
+        timeout=20,
+        env=env,
+        cwd=str(cwd) if cwd else None,
+        dimensions=(40, 100),
+    )
+
+
+def finish(child: pexpect.spawn) -> int:
+    child.expect(pexpect.EOF)
+    child.close()
+    status: int = child.exitstatus
+    return status
+
+
+def test_a_short_game_against_random() -> None:
+    child = spawn("--opponent", "random", "--seed", "3")
+    child.expect(r"Emergo: you play White, the computer plays Black \(random\)\.")
+    child.expect("help for the commands")
+    child.expect(r"1\. White> ")
+    assert child.before.count("White to move") == 1  # the board, once
+    child.sendline("clear")
+    child.expect(r"unknown command 'clear' \(type help for the commands\)")
+    child.expect(r"1\. White> ")
+    child.sendline("d4")
+    child.expect(r"1\. White \(you\) plays d4")
+    child.expect(r"1\.\.\. Black \(random\) plays (\S+)")
+    child.expect(PROMPT_WHITE_2)
+    assert child.before.count("White to move") == 1  # once per turn, after the reply
+    assert "\x1b[1;7mW" in child.before  # White's men in colour at a colour terminal
+    lines = [line for line in child.before.splitlines() if "in hand" in line]
+    assert lines[0].startswith("Black") and lines[1].startswith("White")
+    child.sendline("flip")
+    child.expect(PROMPT_WHITE_2)
+    lines = [line for line in child.before.splitlines() if "in hand" in line]
+    assert lines[0].startswith("White") and lines[1].startswith("Black")  # turned round
+    child.sendline("resign")
+    child.expect(r"White \(you\): resign this game\? \[y/N\] ")
+    child.sendline("n")
+    child.expect(PROMPT_WHITE_2)
+    child.sendline("resign")
+    child.expect(r"\[y/N\] ")
+    child.sendline("y")
+    child.expect(r"Black \(random\) wins \(0-1\): White resigned \(R20\)")
+    child.expect(r"Save the game\? File name \(Enter: no\): ")
+    child.sendline("")
+    child.expect(r"Play again\? \[y/N\] ")
+    child.sendline("")
+    assert finish(child) == 0
+
+
+def test_ctrl_c_stops_the_engine_then_offers_to_save(tmp_path: Path) -> None:
+    child = spawn("--opponent", "engine", "--movetime", "30", "--no-board", cwd=tmp_path)
+    child.expect(r"1\. White> ")
+    child.sendline("d4")
+    child.expect(r"level 11\) thinks")
+    time.sleep(0.3)  # well into its thought
+    asked = time.monotonic()
+    child.sendintr()
+    child.expect(r"1\.\.\. Black \(stopped: go, undo\.\.\.\)> ")
+    assert time.monotonic() - asked < 3.0  # not the 30 s of its thought
+    child.sendline("undo")
+    child.expect("taken back: d4")
+    child.expect(r"1\. White> ")
+    child.sendline("f4")
+    child.expect("thinks")
+    child.sendintr()
+    child.expect(r"Black \(stopped")
+    child.sendintr()  # at the prompt: leave, after an offer to save
+    child.expect(r"Save the game before leaving\? File name \(Enter: leave without saving\): ")
+    child.sendline("kept.egn")
+    child.expect("game saved to kept.egn")
+    assert finish(child) == 130
+    saved = (tmp_path / "kept.egn").read_text(encoding="utf-8")
+    assert "1. f4 *" in saved and '[Black "emergo engine, level 11"]' in saved
+
+
+def test_load_resumes_at_the_terminal(tmp_path: Path) -> None:
+    record = tmp_path / "game.egn"
+    record.write_text('[White "Ann"]\n[Black "Bob"]\n\n1. d4 e6 *\n', encoding="utf-8")
+    child = spawn("--load", str(record), "--opponent", "random", "--seed", "1")
+    child.expect(PROMPT_WHITE_2)
+    assert "Last move: e6 (Black)" in child.before
+    child.sendline("f4")
+    child.expect(r"2\. White \(you\) plays f4")
+    child.expect(r"2\.\.\. Black \(random\) plays")
+    child.expect(r"3\. White> ")
+    child.sendline("quit")
+    child.expect(r"Save the game\? File name \(Enter: no\): ")
+    child.sendline("")
+    assert finish(child) == 0
