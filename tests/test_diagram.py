@@ -211,3 +211,13 @@ def test_cell_is_the_least_width_of_a_square() -> None:
     width = max(len(line) for line in narrow.splitlines())
     assert max(len(line) for line in wide.splitlines()) > width
     assert diagram(board, cell=3) == narrow  # never narrower than the pieces need
+
+
+@pytest.mark.parametrize("flipped", [False, True])
+def test_r3_checker_names_on_the_diamond_say_where_they_are(flipped: bool) -> None:
+    text = diagram(Board(P1), names="checker", flipped=flipped)
+    lines = text.splitlines()
+    edge = "upper left" if flipped else "lower right"
+    assert f"Checker names (R3): files a-i along the {edge} edge" in text
+    board_rows = lines[2 : lines.index(next(x for x in lines if x.startswith("Checker"))) - 1]
+    assert all(row.strip() for row in board_rows)  # no blank rows where no labels are

@@ -131,6 +131,13 @@ def diagram(
         rows = _diamond(geo, tokens, path, names, glyphs, width, flipped)
     else:
         rows = _checker(geo, tokens, path, names, glyphs, width, flipped)
+    if view == "diamond" and names == "checker" and geo.shape != "hexagon":
+        while not rows[0].strip():  # one end of the picture has no labels then
+            rows.pop(0)
+        while not rows[-1].strip():
+            rows.pop()
+        rows.append("")
+        rows.append(_checker_caption(flipped))
     if colour:
         rows = [_paint(row) for row in rows]
     top, bottom = (BLACK, WHITE) if not flipped else (WHITE, BLACK)
@@ -155,6 +162,12 @@ def _paint(row: str) -> str:
     """A picture's row with ANSI colours: pieces by owner, the lines dim (labels stay plain)."""
     row = _PIECE.sub(lambda m: f"\x1b[{_PAINT[m.group(1)]}m{m.group(0)}\x1b[0m", row)
     return _LINES.sub(lambda m: f"\x1b[2m{m.group(0)}\x1b[0m", row)
+
+
+def _checker_caption(flipped: bool) -> str:
+    """Where R3's files and ranks are named on the diamond: they run across its lines."""
+    files, ranks = ("upper left", "upper right") if flipped else ("lower right", "lower left")
+    return f"Checker names (R3): files a-i along the {files} edge, ranks 1-9 along the {ranks}."
 
 
 def _last_move(board: Board, lastmove: bool | Move | None) -> Move | None:
