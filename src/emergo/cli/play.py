@@ -323,7 +323,8 @@ class PlaySession:
     def _attach(self, game: Game) -> Game:
         """Follow ``game``: its events queue up for the main thread, which alone prints."""
         self.mirror = game.board  # the board as the events told it so far
-        self.drawn = -1  # the version whose board was drawn last
+        self.white_starts = self.mirror.root().turn == WHITE
+        self.drawn: tuple[object, ...] | None = None  # the moves whose board was drawn last
         self.saved = -1 if game.moves else game.version  # the version saved last
         self.unsubscribe = game.subscribe(self._on_event)
         return game
@@ -364,7 +365,7 @@ class PlaySession:
 
     def number(self, ply: int) -> str:
         """The record's move number of the ``ply``-th move (0-based): ``1.`` or ``1...``."""
-        offset = 0 if self.mirror.root().turn == WHITE else 1
+        offset = 0 if self.white_starts else 1
         return f"{(ply + offset) // 2 + 1}." + ("" if (ply + offset) % 2 == 0 else "..")
 
     def result_text(self, outcome: Outcome) -> str:
@@ -405,10 +406,11 @@ class PlaySession:
     # --- output
 
     def show(self, force: bool = False) -> None:
-        """Draw the board (once per version unless ``force``)."""
-        if not self.show_board or (self.drawn == self.game.version and not force):
+        """Draw the board, once per position unless ``force``."""
+        moves = tuple(self.mirror.move_stack)
+        if not self.show_board or (self.drawn == moves and not force):
             return
-        self.drawn = self.game.version
+        self.drawn = moves
         self.draw(self.mirror)
 
     def draw(self, board: Board) -> None:
@@ -516,6 +518,7 @@ class PlaySession:
         while True:
             self.drain()
             if self.game.is_over():
+                self.game.wait(5.0)  # the last events are on their way
                 self.drain()
                 return
             game = self.game
