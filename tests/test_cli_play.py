@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from emergo.record import read_games
+
 pexpect = pytest.importorskip("pexpect")
 
 PROMPT_WHITE_2 = r"2\. White> "
@@ -112,3 +114,26 @@ def test_load_resumes_at_the_terminal(tmp_path: Path) -> None:
     child.expect(r"Save the game\? File name \(Enter: no\): ")
     child.sendline("")
     assert finish(child) == 0
+
+
+def test_play_again_keeps_both_games_in_the_save_file(tmp_path: Path) -> None:
+    record = tmp_path / "games.egn"
+    child = spawn("--no-board", "--variant", "7x7", "--save", str(record))
+    child.expect(r"1\. White> ")
+    child.sendline("c4")
+    child.expect(r"1\.\.\. Black> ")
+    child.sendline("resign")
+    child.expect(r"\[y/N\] ")
+    child.sendline("y")
+    child.expect(r"White wins \(1-0\): Black resigned \(R20\)")
+    child.expect(f"game saved to {record}")
+    child.expect(r"Play again\? \[y/N\] ")
+    child.sendline("y")
+    child.expect(r"1\. White> ")
+    child.sendline("e4")
+    child.expect(r"1\.\.\. Black> ")
+    child.sendeof()
+    assert finish(child) == 0
+    games = list(read_games(record.open(encoding="utf-8")))
+    assert [[str(m) for m in g.moves] for g in games] == [["c4"], ["e4"]]
+    assert games[0].headers["Result"] == "1-0"

@@ -120,7 +120,12 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument("--seed", type=int, help="seed of the computer players' random choices")
     p.add_argument("--position", help="start from this R22 position (quote it)")
     p.add_argument("--load", metavar="FILE", help="go on with the (first) game saved in FILE")
-    p.add_argument("--save", metavar="FILE", help="write the game record to FILE when it ends")
+    p.add_argument(
+        "--save",
+        metavar="FILE",
+        help="write the game record to FILE when it ends, however it ends (every game of "
+        "the session, when you play again)",
+    )
     p.add_argument("--force", action="store_true", help="let --save and save overwrite a file")
     p.add_argument("--no-board", action="store_true", help="do not draw the board")
     add_common(p, view=True)
@@ -315,6 +320,7 @@ class PlaySession:
         self.seed_note = seed_note
         self.cell = 7  # columns per square: "[W3/2]" fits
         self.at_prompt = False  # waiting for a line (another thread may end the game)
+        self.archive: list[str] = []  # the session's earlier games, for --save
         self.events: queue.Queue[Event] = queue.Queue()
         self.game = self._attach(start(seats))
 
@@ -336,6 +342,8 @@ class PlaySession:
             self.console.out.flush()
 
     def new_game(self, game: Game) -> None:
+        if self.save_path is not None and self.game.moves:
+            self.archive.append(write_game(self.game.record()))
         self.unsubscribe()
         self.game.close()
         self.events = queue.Queue()
@@ -502,6 +510,11 @@ class PlaySession:
                 self.new_game(self.fresh_game())
         except Leave as leave:
             return leave.status
+        except KeyboardInterrupt:  # between two prompts: leave as from the prompt
+            self.console.say()
+            if self.save_path is not None:
+                self.save(self.save_path, overwrite=True)
+            return EXIT_INTERRUPTED
         finally:
             self.game.close()
 
@@ -706,6 +719,8 @@ class PlaySession:
                 return False
         try:
             text = write_game(self.game.record())
+            if path == self.save_path:  # --save keeps every game of the session
+                text = "\n".join([*self.archive, text])
             target.write_text(text, encoding="utf-8")
         except (OSError, ValueError) as e:
             self.console.error(f"could not save to {path}: {getattr(e, 'strerror', None) or e}")
