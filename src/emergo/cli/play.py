@@ -529,15 +529,15 @@ class PlaySession:
             return
         game.start()
         while True:
+            # Until no computer thinks and every event so far is shown: only then do the
+            # game's state and the board on the screen agree.
+            self.await_computer()
             self.drain()
-            if self.game.is_over():
-                self.game.wait(5.0)  # the last events are on their way
-                self.drain()
-                return
             game = self.game
+            if game.is_over():
+                return
             if isinstance(game.players[game.turn], Computer) and not game.paused:
-                self.await_computer()
-                continue
+                continue  # it has just begun to think
             self.show()
             try:
                 self.at_prompt = True
@@ -556,7 +556,7 @@ class PlaySession:
     def await_computer(self) -> None:
         """Wait for a computer's move, showing the others' events; Ctrl-C stops its thought."""
         game = self.game
-        if self.seats.humans():
+        if game.thinking and self.seats.humans():
             self.console.status(f"{self.label(game.turn)} thinks... (Ctrl-C stops it)")
         try:
             while not game.wait(0.1):
