@@ -1,4 +1,4 @@
-"""``emergo play`` at a terminal: sessions driven through a pseudo-terminal (pexpect)."""
+"""``emergo play`` at a terminal: sessions through a pseudo-terminal (pexpect), and its seats."""
 
 from __future__ import annotations
 
@@ -9,6 +9,11 @@ from pathlib import Path
 
 import pytest
 
+from emergo.board import BLACK, WHITE
+from emergo.cli.common import CliError
+from emergo.cli.play import Seats
+from emergo.game import Computer, Human
+from emergo.players import PLAYERS
 from emergo.record import read_games
 
 pexpect = pytest.importorskip("pexpect")
@@ -17,7 +22,7 @@ PROMPT_WHITE_2 = r"2\. White> "
 
 
 def spawn(*args: str, cwd: Path | None = None) -> pexpect.spawn:
-    """``python -m emergo play ARGS`` at an 80x40 colour terminal."""
+    """``python -m emergo play ARGS`` at a 100x40 colour terminal."""
     env = {k: v for k, v in os.environ.items() if k != "NO_COLOR"}
     env["TERM"] = "xterm"
     return pexpect.spawn(
@@ -137,3 +142,30 @@ def test_play_again_keeps_both_games_in_the_save_file(tmp_path: Path) -> None:
     games = list(read_games(record.open(encoding="utf-8")))
     assert [[str(m) for m in g.moves] for g in games] == [["c4"], ["e4"]]
     assert games[0].headers["Result"] == "1-0"
+
+
+def test_ctrl_c_at_the_prompt_with_save_writes_the_file(tmp_path: Path) -> None:
+    record = tmp_path / "game.egn"
+    child = spawn("--no-board", "--save", str(record))
+    child.expect(r"1\. White> ")
+    child.sendline("d4")
+    child.expect(r"1\.\.\. Black> ")
+    child.sendintr()
+    child.expect(f"game saved to {record}")
+    assert finish(child) == 130
+    assert "1. d4 *" in record.read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("kind", list(PLAYERS))
+def test_every_computer_of_the_registry_takes_a_seat(kind: str) -> None:
+    seats = Seats({WHITE: "human", BLACK: kind}, level=2, movetime=0.5, seed=1)
+    assert isinstance(seats.player(WHITE), Human)
+    try:
+        player = seats.player(BLACK)
+    except CliError:  # mcts needs the C kernel
+        pytest.skip("the C kernel is not built")
+    assert isinstance(player, Computer)
+    names = {"engine": "emergo engine, level 2", "python": "python search, level 2"}
+    assert player.name == names.get(kind, kind)
+    assert player.limit is not None and player.limit.time == 0.5
+    player.close()
