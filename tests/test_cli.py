@@ -231,6 +231,9 @@ def test_show_bad_position_exit_2() -> None:
 # --- play ---------------------------------------------------------------------------------------
 
 
+RESULT = re.compile(r"^(White|Black)\b.* wins \((1-0|0-1)\): .*\(R\d+\w?\)$|^Draw \(1/2-1/2\): .*")
+
+
 def test_play_hot_seat_through_a_pipe_R16_R20(tmp_path: Path) -> None:
     record = tmp_path / "game.txt"
     script = [
@@ -242,37 +245,49 @@ def test_play_hot_seat_through_a_pipe_R16_R20(tmp_path: Path) -> None:
         "undo",  # takes back e6
         "c4",  # R15: forbidden, d4 could capture it
         "f6",
-        "d4xq3",  # not a move
+        "clear",  # not a command, not a move
+        "d4xq3",  # looks like a move: the library's error
         "draw",
         "no",
         f"save {record}",
-        "resign",  # White to move resigns
+        "resign",  # White to move resigns (from a pipe without a question)
     ]
     proc = run("play", "--no-board", stdin="\n".join(script) + "\n")
     assert proc.returncode == 0, proc.stderr
     out = proc.stdout
+    assert out.startswith("Emergo: two players at one keyboard")
+    assert "help for the commands" in out.splitlines()[1]
     assert "R16" in out and "R15" in out
-    assert "declines the draw" in out
+    assert "unknown command 'clear' (type help for the commands)" in out
+    assert "q3 is not a square" in out
+    assert "Black declines the draw" in out
     assert "taken back: e6" in out
-    assert "Result: 0-1" in out and "White resigned (R20)" in out
-    moves_line = out.split("2. Black> moves\n")[1].splitlines()[0]
+    assert "Black wins (0-1): White resigned (R20)" in out
+    # Move numbers as in records: 1. d4 f6, then 2. White.
+    assert "1. White plays d4\n1... Black> moves\n" in out
+    assert "1... Black plays f6\n2. White> clear\n" in out
+    moves_line = out.split("1... Black> moves\n")[1].splitlines()[0]
     assert moves_line == " ".join(sorted(str(m) for m in Board("b 11/12 d4:w").moves()))
     saved = record.read_text(encoding="utf-8")
-    assert '[White "human"]' in saved and "1. d4 f6 *" in saved
+    assert '[White "Human"]' in saved and "1. d4 f6 *" in saved
+    assert re.search(r'\[Date "\d{4}\.\d\d\.\d\d"\]', saved)  # the real date
 
 
 def test_play_draw_by_agreement_in_hot_seat_R19c() -> None:
     proc = run("play", "--no-board", "--variant", "7x7", stdin="c4\ndraw\ny\n")
     assert proc.returncode == 0
-    assert "Result: 1/2-1/2 (draw by agreement (R19c))" in proc.stdout
+    assert "Draw (1/2-1/2): draw by agreement (R19c)" in proc.stdout
 
 
 def test_play_end_of_input_ends_cleanly() -> None:
     proc = run("play", "--opponent", "random", "--seed", "1", stdin="d4\n")
     assert proc.returncode == 0, proc.stderr
-    assert "White plays d4" in proc.stdout
-    assert "Black (random) plays" in proc.stdout
-    assert "unfinished" in proc.stdout
+    out = proc.stdout
+    assert out.startswith("Emergo: you play White, the computer plays Black (random).")
+    assert "1. White (you) plays d4" in out
+    assert re.search(r"^1\.\.\. Black \(random\) plays \S+$", out, re.M)
+    assert "2. White> \nend of input" in out and "unfinished (*)" in out
+    assert out.count("White to move") == 2  # the board once per turn: at the start, after 1...
     assert "Traceback" not in proc.stderr
 
 
@@ -282,8 +297,11 @@ def test_play_computer_against_computer_to_the_end() -> None:
     assert first.returncode == 0, first.stderr
     assert first.stdout == again.stdout  # the seed fixes the game
     result = first.stdout.strip().splitlines()[-1]
-    assert re.fullmatch(r"Result: (1-0|0-1|1/2-1/2) \(.*\(R1[89][ab]?\)\)", result), result
+    assert RESULT.match(result), result
+    assert "(R18)" in result or "(R19" in result
     assert "\x1b[" not in first.stdout  # no colours into a pipe
+    unseeded = run("play", "--white", "random", "--black", "random", "--variant", "7x7")
+    assert re.search(r"^Seed (\d+): replay .* with --seed \1\.$", unseeded.stdout, re.M)
 
 
 def test_play_computer_plays_first_when_human_is_black_and_undo_takes_back_both() -> None:
@@ -291,9 +309,10 @@ def test_play_computer_plays_first_when_human_is_black_and_undo_takes_back_both(
         "play", "--opponent", "greedy", "--color", "black", "--seed", "2", "--variant", "7x7",
         "--no-board", stdin="moves\n",
     )  # fmt: skip
-    assert proc.stdout.startswith("White (greedy) plays ")
-    first = proc.stdout.split()[3]
-    legal = proc.stdout.split("2. Black> moves\n")[1].splitlines()[0].split()
+    assert proc.stdout.startswith("Emergo: you play Black, the computer plays White (greedy).")
+    first = re.search(r"^1\. White \(greedy\) plays (\S+)$", proc.stdout, re.M)
+    assert first is not None, proc.stdout
+    legal = proc.stdout.split("1... Black> moves\n")[1].splitlines()[0].split()
     reply = legal[0]
     proc = run(
         "play", "--opponent", "greedy", "--color", "black", "--seed", "2", "--variant", "7x7",
@@ -303,20 +322,70 @@ def test_play_computer_plays_first_when_human_is_black_and_undo_takes_back_both(
     assert "taken back: " in proc.stdout
     # after undo it is Black's turn again in the position after White's first move
     board = Board("7x7 w 8/8")
-    board.push_move(first)
+    board.push_move(first.group(1))
     assert board.position() in proc.stdout.split("taken back")[1]
 
 
-def test_play_usage_errors_exit_2() -> None:
+def test_play_flipped_for_black_and_flip_toggles() -> None:
+    proc = run("play", "--opponent", "random", "--color", "black", "--seed", "2", stdin="flip\n")
+    assert proc.returncode == 0, proc.stderr
+    pictures = proc.stdout.split("Black (B): ")
+    # Black plays from the bottom: White's line comes first; after flip, Black's again.
+    assert proc.stdout.index("White (W): 11 in hand") < proc.stdout.index("Black (B): 12 in hand")
+    after = proc.stdout.split("> flip\n")[1]
+    assert after.index("Black (B)") < after.index("White (W)")
+    assert len(pictures) == 3
+
+
+def test_play_usage_errors_exit_2(tmp_path: Path) -> None:
     assert_clean_error(run("play", "--opponent", "greedy", "--white", "random"), 2)
     assert run("play", "--white", "nobody").returncode == 2
     assert_clean_error(run("play", "--position", "w 12/13 e5:w"), 2)
+    assert_clean_error(run("play", "--time-control", "3x"), 2)
+    assert_clean_error(run("play", "--load", str(tmp_path / "none.egn")), 2)
+
+
+def test_play_save_path_is_checked_before_the_game(tmp_path: Path) -> None:
+    missing = run("play", "--save", str(tmp_path / "no" / "game.egn"), stdin="d4\n")
+    assert_clean_error(missing, 2)
+    assert "no such directory" in missing.stderr and "plays" not in missing.stdout
+    existing = tmp_path / "game.egn"
+    existing.write_text("keep me\n")
+    proc = run("play", "--no-board", "--save", str(existing), stdin="d4\n")
+    assert_clean_error(proc, 2)
+    assert "--force" in proc.stderr and existing.read_text() == "keep me\n"
+    proc = run("play", "--no-board", "--save", str(existing), "--force", stdin="d4\n")
+    assert proc.returncode == 0, proc.stderr
+    assert "1. d4 *" in existing.read_text()
+    # save FILE in the game does not overwrite either, from a pipe, unless --force.
+    proc = run("play", "--no-board", stdin=f"d4\nsave {existing}\n")
+    assert "exists: not overwritten" in proc.stdout
+
+
+def test_play_load_resumes_a_saved_game(tmp_path: Path) -> None:
+    saved = tmp_path / "game.egn"
+    run("play", "--no-board", "--save", str(saved), stdin="d4\ne6\n")
+    proc = run("play", "--no-board", "--load", str(saved), stdin="position\nf4\n")
+    assert proc.returncode == 0, proc.stderr
+    assert "2. White> position\nw 11/11 d4:w e6:b\n" in proc.stdout
+    assert "2. White plays f4" in proc.stdout
+    again = run("play", "--no-board", stdin=f"load {saved}\nposition\n")
+    assert "loaded " in again.stdout and "w 11/11 d4:w e6:b" in again.stdout
+
+
+def test_play_time_control_shows_the_clocks_R20() -> None:
+    proc = run("play", "--time-control", "300+2", "--opponent", "random", "--seed", "1",
+               stdin="d4\n")  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    assert "Clocks: 5:00 each, +2 s a move" in proc.stdout
+    assert re.search(r"Clocks: White \d:\d\d  Black \d:\d\d", proc.stdout)
+    assert re.search(r"^2\. White \d:\d\d> ", proc.stdout, re.M)
 
 
 def test_play_from_a_finished_position_reports_the_result_R18() -> None:
     proc = run("play", "--no-board", "--position", "w 0/0 c4:w8b4 f6:w4b2 g5:b6")
     assert proc.returncode == 0
-    assert "Result: 0-1 (White has no pieces and no men in hand (R18))" in proc.stdout
+    assert "Black wins (0-1): White has no pieces and no men in hand (R18)" in proc.stdout
 
 
 # --- replay -------------------------------------------------------------------------------------

@@ -30,15 +30,15 @@ def test_play_against_the_engine_with_a_hint_through_a_pipe() -> None:
     assert move in [str(m) for m in Board().moves()]
     assert hint.group(4).split()[0] == move
     second = run(*args, "--no-board", stdin=f"hint\n{move}\n")
-    assert f"White plays {move}" in second.stdout
-    reply = re.search(r"Black \(engine, level 1\) plays (\S+)", second.stdout)
+    assert f"1. White (you) plays {move}" in second.stdout
+    reply = re.search(r"1\.\.\. Black \(emergo engine, level 1\) plays (\S+)", second.stdout)
     assert reply is not None, second.stdout
     board = Board()
     board.push_move(move)
     assert board.parse_move(reply.group(1)) in board.legal_moves
     # Level 1 is capped at depth 1: with the seed, its draw repeats (a timed hint may not).
     again = run(*args, "--no-board", stdin=f"{move}\n")
-    assert f"Black (engine, level 1) plays {reply.group(1)}\n" in again.stdout
+    assert f"Black (emergo engine, level 1) plays {reply.group(1)}\n" in again.stdout
 
 
 def test_engine_against_mcts_plays_to_the_end_and_saves(tmp_path: Path) -> None:
@@ -48,9 +48,9 @@ def test_engine_against_mcts_plays_to_the_end_and_saves(tmp_path: Path) -> None:
         "--variant", "7x7", "--no-board", "--save", str(record),
     )  # fmt: skip
     assert proc.returncode == 0, proc.stderr
-    assert re.search(r"Result: (1-0|0-1|1/2-1/2) \(", proc.stdout), proc.stdout[-500:]
+    assert re.search(r"^(.* wins \((1-0|0-1)\)|Draw \(1/2-1/2\)): ", proc.stdout, re.M)
     (game,) = read_games(record.open(encoding="utf-8"))
-    assert game.headers["White"] == "engine" and game.headers["Black"] == "mcts"
+    assert game.headers["White"] == "emergo engine, level 11" and game.headers["Black"] == "mcts"
     assert game.outcome() is not None
 
 
@@ -58,6 +58,16 @@ def test_play_level_and_movetime_are_checked() -> None:
     assert_clean_error(run("play", "--opponent", "engine", "--level", "0"), 2)
     assert_clean_error(run("play", "--opponent", "engine", "--level", "12"), 2)
     assert_clean_error(run("play", "--opponent", "engine", "--movetime", "0"), 2)
+
+
+def test_play_draw_offer_to_the_engine_is_answered_from_its_evaluation() -> None:
+    proc = run("play", "--opponent", "engine", "--level", "1", "--movetime", "0.05", "--seed", "1",
+               "--no-board", stdin="d4\ndraw\n")  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    # In the opening the score is level: the engine plays on (emergo.game.accepts_draw).
+    assert "2. White> draw\nWhite (you) offers a draw\nBlack (emergo engine, level 1) declines" in (
+        proc.stdout
+    )
 
 
 # --- analyse ------------------------------------------------------------------------------------

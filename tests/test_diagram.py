@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from emergo import Board, Move, Stack, square
@@ -190,3 +192,32 @@ def test_deterministic_and_no_trailing_spaces() -> None:
 def test_bad_arguments_say_what_is_wrong(kwargs: dict[str, object], message: str) -> None:
     with pytest.raises(ValueError, match=message):
         diagram(Board(), **kwargs)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("view", VIEWS)
+def test_colour_paints_pieces_and_lines_and_changes_nothing_else(view: View) -> None:
+    board = Board(P2)
+    plain = diagram(board, view=view)
+    painted = diagram(board, view=view, colour=True)
+    assert re.sub(r"\x1b\[[0-9;]*m", "", painted) == plain
+    assert "\x1b[1;7mW7\x1b[0m" in painted and "\x1b[1;31mB2/1\x1b[0m" in painted
+    assert "\x1b[" not in painted.splitlines()[0]  # the players' lines stay plain
+    assert "\x1b[" not in diagram(board, view=view)
+
+
+def test_cell_is_the_least_width_of_a_square() -> None:
+    board = Board(P1)
+    narrow, wide = diagram(board), diagram(board, cell=7)
+    width = max(len(line) for line in narrow.splitlines())
+    assert max(len(line) for line in wide.splitlines()) > width
+    assert diagram(board, cell=3) == narrow  # never narrower than the pieces need
+
+
+@pytest.mark.parametrize("flipped", [False, True])
+def test_r3_checker_names_on_the_diamond_say_where_they_are(flipped: bool) -> None:
+    text = diagram(Board(P1), names="checker", flipped=flipped)
+    lines = text.splitlines()
+    edge = "upper left" if flipped else "lower right"
+    assert f"Checker names (R3): files a-i along the {edge} edge" in text
+    board_rows = lines[2 : lines.index(next(x for x in lines if x.startswith("Checker"))) - 1]
+    assert all(row.strip() for row in board_rows)  # no blank rows where no labels are

@@ -29,6 +29,7 @@ is marked; both hands are shown (R5).  White plays from the bottom unless
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from emergo.board import BLACK, COLOR_NAMES, WHITE, Board, Color, Move, Stack
@@ -93,13 +94,18 @@ def diagram(
     unicode: bool = True,
     lastmove: bool | Move | None = None,
     flipped: bool = False,
+    colour: bool = False,
+    cell: int = 5,
 ) -> str:
     """A text picture of the position on ``board`` (see the module docstring for the key).
 
     ``view`` is ``"diamond"`` (oblique lines, R1; the hexagon on hex) or ``"checker"``
     (R3); ``names`` chooses the coordinates written round the board, by default the naming that
     belongs to the view; ``lastmove``: ``None``/``True`` marks the last move on
-    the board's move stack, ``False`` none, a :class:`Move` that move.
+    the board's move stack, ``False`` none, a :class:`Move` that move; ``flipped`` puts
+    White at the top; ``colour`` paints the pieces with ANSI escapes (White's in reverse video,
+    Black's red) and dims the lines; ``cell`` is the least width of a square in columns, so
+    that a game's pictures keep one width (7 fits ``[W3/2]``).
     """
     if view not in VIEWS:
         raise InvalidOptionError(f"unknown view {view!r} (known: {', '.join(VIEWS)})")
@@ -116,7 +122,7 @@ def diagram(
     path = set(move.path) if move is not None else set()
     tokens = {sq: stack_text(st) for sq, st in board.stacks().items()}
     widest = max((len(t) for t in tokens.values()), default=1) + (2 if path else 0)
-    width = max(5, widest + 1)  # 5 fits "[W3]": the board keeps its size as play goes on
+    width = max(cell, widest + 1)  # 5 fits "[W3]": the board keeps its size as play goes on
     width += 1 - width % 2  # odd, so that lines meet a crossing in its middle
 
     if geo.shape == "hexagon":
@@ -125,6 +131,15 @@ def diagram(
         rows = _diamond(geo, tokens, path, names, glyphs, width, flipped)
     else:
         rows = _checker(geo, tokens, path, names, glyphs, width, flipped)
+    if view == "diamond" and names == "checker" and geo.shape != "hexagon":
+        while not rows[0].strip():  # one end of the picture has no labels then
+            rows.pop(0)
+        while not rows[-1].strip():
+            rows.pop()
+        rows.append("")
+        rows.append(_checker_caption(flipped))
+    if colour:
+        rows = [_paint(row) for row in rows]
     top, bottom = (BLACK, WHITE) if not flipped else (WHITE, BLACK)
     lines = [_player(board, top, glyphs), "", *rows, "", _player(board, bottom, glyphs)]
     if move is not None:
@@ -136,6 +151,23 @@ def diagram(
     if legend:
         lines.append(legend)
     return "\n".join(line.rstrip() for line in lines)
+
+
+_PIECE = re.compile(r"\[?\b([WB])(?:\d+(?:/\d+)?)?\b\]?")
+_LINES = re.compile(r"[─│┼┬┴├┤┐┌┘└╶╴╵╷]+")
+_PAINT = {"W": "1;7", "B": "1;31"}
+
+
+def _paint(row: str) -> str:
+    """A picture's row with ANSI colours: pieces by owner, the lines dim (labels stay plain)."""
+    row = _PIECE.sub(lambda m: f"\x1b[{_PAINT[m.group(1)]}m{m.group(0)}\x1b[0m", row)
+    return _LINES.sub(lambda m: f"\x1b[2m{m.group(0)}\x1b[0m", row)
+
+
+def _checker_caption(flipped: bool) -> str:
+    """Where R3's files and ranks are named on the diamond: they run across its lines."""
+    files, ranks = ("upper left", "upper right") if flipped else ("lower right", "lower left")
+    return f"Checker names (R3): files a-i along the {files} edge, ranks 1-9 along the {ranks}."
 
 
 def _last_move(board: Board, lastmove: bool | Move | None) -> Move | None:

@@ -152,14 +152,30 @@ def render(
     names: Names | None = None,
     ascii_only: bool = False,
     stream: TextIO | None = None,
+    flipped: bool = False,
+    colour: bool = False,
+    cell: int = 5,
 ) -> str:
     """The terminal picture of a board (emergo.diagram), ASCII when the stream cannot show more.
 
-    The last move of the board's move stack is marked; ``names`` defaults to the view's naming.
+    The last move of the board's move stack is marked; ``names`` defaults to the view's naming;
+    ``flipped``, ``colour`` and ``cell`` are :func:`emergo.diagram.diagram`'s.
     """
-    text = diagram(board, view=view, names=names, unicode=not ascii_only)
+
+    def draw(unicode: bool) -> str:
+        return diagram(
+            board,
+            view=view,
+            names=names,
+            unicode=unicode,
+            flipped=flipped,
+            colour=colour,
+            cell=cell,
+        )
+
+    text = draw(not ascii_only)
     if not ascii_only and not _encodable(text, stream or sys.stdout):
-        text = diagram(board, view=view, names=names, unicode=False)
+        text = draw(False)
     return text
 
 

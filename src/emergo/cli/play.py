@@ -1,21 +1,37 @@
-"""``emergo play``: a game at the terminal between humans and/or the built-in computers.
+"""``emergo play``: a game at the terminal -- a thin front end over :class:`emergo.game.Game`.
 
-:class:`PlaySession` drives the game from input lines (moves in any notation and
-a few commands, :data:`HELP`); the computers come from :data:`emergo.players.PLAYERS`.
+The game flow (turns, takebacks, draw offers, clocks, the result) is the
+:class:`~emergo.game.Game`'s; this module only turns input lines into calls on it and
+its events into lines of text.  The computers are the registry's
+(:data:`emergo.players.PLAYERS`).
+
+At a terminal the input has line editing and history (readline); Ctrl-C stops a
+computer's thought and returns to the prompt, and at the prompt offers to save and leave.
+The session asks before ``resign``, before overwriting a file, whether to save an unsaved
+game when it ends, and whether to play again.  Read from a pipe the input is a script: its
+lines are echoed (a transcript reads like a terminal session), ``resign`` resigns at once,
+nothing is asked except what a person would answer in the game itself (a draw offered to a
+person), and an existing file is only overwritten with ``--force``.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
+import queue
 import random
 import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
 from typing import TextIO
 
 from emergo.analyse import format_score, line_text
-from emergo.board import COLOR_NAMES, Board, Color, Outcome, Termination
+from emergo.board import BLACK, COLOR_NAMES, WHITE, Board, Color, Outcome
 from emergo.cli.common import (
     EXIT_FAILURE,
+    EXIT_INTERRUPTED,
     EXIT_OK,
     CliError,
     add_common,
@@ -25,29 +41,47 @@ from emergo.cli.common import (
     sorted_move_texts,
     view_names,
 )
-from emergo.errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError
+from emergo.diagram import stack_text
+from emergo.game import (
+    DEFAULT_MOVETIME,
+    Computer,
+    ComputerFailed,
+    DrawDeclined,
+    DrawOffered,
+    Event,
+    Game,
+    GameOver,
+    Human,
+    MovePlayed,
+    Player,
+    TakenBack,
+    TimeControl,
+)
 from emergo.geometry import Names
-from emergo.levels import LEVEL_MAX, LEVELS, LevelSearcher
+from emergo.levels import LEVEL_MAX, LEVELS
 from emergo.players import BACKENDS, PLAYERS, searcher
-from emergo.pysearch import material
-from emergo.record import Game, write_game
+from emergo.record import Game as Record
+from emergo.record import read_game, write_game
 from emergo.search import Limit, Searcher
 from emergo.svg import View
 
+HUMAN = "human"
+
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    kinds = ("human", *PLAYERS)
+    kinds = (HUMAN, *PLAYERS)
     p = sub.add_parser(
         "play",
         help="play a game in the terminal",
         description=(
-            "A game between humans (hot seat) and/or computers: "
+            "A game between people (at one keyboard) and/or computers: "
             + "; ".join(f"{e.name} ({e.description})" for e in PLAYERS.values())
-            + ".  "
-            "Type moves in any notation of R21, 'hint' for the engine's advice, or 'help' for "
-            "the commands.  Reads lines from standard input, so it can be driven through a "
-            "pipe; end of input ends the session (status 0).  A computer accepts a draw offer "
-            "when it is not ahead in material."
+            + ".  Type moves in any notation, 'hint' for the engine's advice, 'help' for the "
+            "commands.  A computer answers a draw offer from the engine's evaluation: it "
+            "accepts when it stands worse or the game is a dead draw.  Input may come from a "
+            "pipe (a script: its lines are echoed, 'resign' needs no confirmation); end of "
+            "input leaves the game unfinished (status 0).  Ctrl-C stops a computer's thought; "
+            "at the prompt it offers to save, and a second Ctrl-C leaves (status 130)."
         ),
     )
     p.add_argument("--white", choices=kinds, help="who plays White (default human)")
@@ -67,9 +101,15 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument(
         "--movetime",
         type=float,
-        default=1.0,
         metavar="S",
-        help="seconds the engine and mcts think per move, and hint (default 1)",
+        help=f"seconds a computer thinks per move, and hint (default {DEFAULT_MOVETIME:g}; "
+        "with --time-control the clock decides unless this is given)",
+    )
+    p.add_argument(
+        "--time-control",
+        metavar="TC",
+        help="clocks: BASE+INC Fischer seconds (300+2) or S/move (10/move); "
+        "who runs out of time loses (R20)",
     )
     p.add_argument(
         "--backend",
@@ -79,142 +119,91 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     )
     p.add_argument("--seed", type=int, help="seed of the computer players' random choices")
     p.add_argument("--position", help="start from this R22 position (quote it)")
-    p.add_argument("--save", metavar="FILE", help="write the game record to FILE at the end")
-    p.add_argument("--no-board", action="store_true", help="do not draw the board after moves")
+    p.add_argument("--load", metavar="FILE", help="go on with the (first) game saved in FILE")
+    p.add_argument(
+        "--save",
+        metavar="FILE",
+        help="write the game record to FILE when it ends, however it ends (every game of "
+        "the session, when you play again)",
+    )
+    p.add_argument("--force", action="store_true", help="let --save and save overwrite a file")
+    p.add_argument("--no-board", action="store_true", help="do not draw the board")
     add_common(p, view=True)
     p.set_defaults(run=run)
 
 
 HELP = """\
-Commands (anything else is read as a move, in any notation R21 allows):
-  moves       list the legal moves
-  hint        ask the engine (full strength) for a move, with its score
-  undo        take back the last move (against a computer: your move and its reply)
-  resign      give up the game (R20)
-  draw        offer a draw (R19c)
-  save FILE   write the game record to FILE
-  board       show the board again
-  position    print the position string (R22)
-  help        this list
-  quit        end the session without a result"""
+Type a move to play it, in any usual notation: a square to bring a man in (d4),
+from-to for a step (e4-e5), the squares of a capture joined by x (h4xf4xd4).
+Other words:
+  moves       the moves you may play now
+  hint        the engine's advice, with its score and the line it expects
+  undo        take back your last move (and the computer's reply to it)
+  draw        offer a draw: a computer answers from the engine's evaluation (it
+              accepts when it stands worse, or when the game is a dead draw);
+              a person is asked
+  resign      give up the game (asks first at a terminal)
+  board       draw the board again       flip        turn the board round
+  position    the position as text (R22), to paste into other commands
+  save FILE   write the game to FILE     load FILE   go on with a saved game
+  go          let a stopped computer think again (after Ctrl-C)
+  new         start again with the same players
+  quit        leave the game
+Ctrl-C stops a computer's thought; at the prompt it offers to save before leaving.
+Messages about moves cite the rules (R15 is rule 15 of docs/rules.md)."""
+
+COMMANDS = frozenset(
+    {"help", "?", "moves", "hint", "undo", "takeback", "draw", "resign", "board", "flip"}
+    | {"position", "save", "load", "go", "new", "quit", "exit"}
+)
 
 
-class _Style:
-    """ANSI emphasis only for a terminal that wants it (NO_COLOR turns it off)."""
-
-    def __init__(self, stream: TextIO) -> None:
-        self.on = stream.isatty() and not os.environ.get("NO_COLOR")
-
-    def __call__(self, text: str, code: str) -> str:
-        return f"\x1b[{code}m{text}\x1b[0m" if self.on else text
+# --- the terminal -------------------------------------------------------------------------------
 
 
-class PlaySession:
-    """A game at the terminal between humans and/or computers, driven by input lines.
+class Console:
+    """Lines in and out.  At a terminal: line editing (readline) and colour (unless NO_COLOR);
+    from a pipe: every line read is echoed after its prompt, so the output reads as a session."""
 
-    Computers are the built-in ones of :data:`emergo.players.PLAYERS`: ``engine``
-    is the search backend at ``level`` (:class:`emergo.levels.LevelSearcher`); the
-    searching ones think ``movetime`` seconds a move.
-    ``hint`` asks the search backend at full strength.  A computer answers a draw
-    offer by a simple rule: it accepts when it is not ahead in material (men in hand
-    plus the whole stacks it owns, :func:`emergo.pysearch.material`).
-    """
-
-    def __init__(
-        self,
-        board: Board,
-        players: dict[Color, str],
-        *,
-        rng: random.Random,
-        names: Names = "oblique",
-        view: View = "diamond",
-        ascii_only: bool = False,
-        show_board: bool = True,
-        save: str | None = None,
-        stdin: TextIO | None = None,
-        stdout: TextIO | None = None,
-        level: int = LEVEL_MAX,
-        movetime: float = 1.0,
-        seed: int = 0,
-        backend_kind: str = "auto",
-    ) -> None:
-        self.board = board
-        self.players = players
-        self.rng = rng
-        self.level = level
-        self.movetime = movetime
-        self.seed = seed
-        self.backend_kind = backend_kind
-        self._backend: Searcher | None = None
-        self._searchers: dict[str, Searcher] = {}
-        self.names: Names = names
-        self.view: View = view
-        self.ascii_only = ascii_only
-        self.show_board = show_board
-        self.save_path = save
+    def __init__(self, stdin: TextIO | None = None, stdout: TextIO | None = None) -> None:
         self.stdin = stdin or sys.stdin
         self.out = stdout or sys.stdout
         self.interactive = self.stdin.isatty()
-        self.style = _Style(self.out)
-        self.start_turn = board.turn if not board.move_stack else board.root().turn
-        self.ended: Outcome | None = None
-
-    # output
+        self.tty = self.out.isatty()
+        self.colour = (
+            self.tty and not os.environ.get("NO_COLOR") and os.environ.get("TERM") != "dumb"
+        )
+        self._status = False
+        if self.interactive:
+            with contextlib.suppress(ImportError):
+                import readline  # noqa: F401  (input() then edits lines and keeps a history)
 
     def say(self, text: str = "") -> None:
+        self.clear_status()
         self.out.write(text + "\n")
         self.out.flush()
+
+    def style(self, text: str, code: str) -> str:
+        return f"\x1b[{code}m{text}\x1b[0m" if self.colour else text
 
     def error(self, text: str) -> None:
         self.say(self.style(text, "31"))
 
-    def show(self) -> None:
-        if not self.show_board:
-            return
-        try:
-            self.say(
-                render(
-                    self.board,
-                    view=self.view,
-                    names=self.names,
-                    ascii_only=self.ascii_only,
-                    stream=self.out,
-                )
-            )
-        except UnicodeError:  # a terminal that cannot show even the ASCII picture
-            self.say(self.board.position())
+    def status(self, text: str) -> None:
+        """A passing line at a terminal (a computer thinking), cleared by the next output."""
+        if self.tty:
+            self.out.write(self.style(text, "2"))
+            self.out.flush()
+            self._status = True
 
-    def _name(self, color: Color) -> str:
-        kind = self.players[color]
-        if kind == "engine" and self.level != LEVEL_MAX:
-            kind = f"engine, level {self.level}"
-        return COLOR_NAMES[color] if kind == "human" else f"{COLOR_NAMES[color]} ({kind})"
-
-    # searchers
-
-    def backend(self) -> Searcher:
-        """The search backend, shared by the engine player and ``hint``."""
-        if self._backend is None:
-            self._backend = search_backend(self.backend_kind, 16)
-        return self._backend
-
-    def searcher(self, kind: str) -> Searcher:
-        """The searcher of a computer (:data:`emergo.players.PLAYERS`), one per kind."""
-        if kind not in self._searchers:
-            if kind == "engine":  # the backend of --backend, shared with hint
-                self._searchers[kind] = LevelSearcher(self.backend(), self.level, seed=self.seed)
-            else:
-                try:
-                    made = searcher(kind, seed=self.seed, level=self.level)
-                except ValueError as e:
-                    raise CliError(str(e), EXIT_FAILURE) from None
-                self._searchers[kind] = made
-        return self._searchers[kind]
-
-    # input
+    def clear_status(self) -> None:
+        if self._status:
+            self.out.write("\r\x1b[K")
+            self._status = False
 
     def ask(self, prompt: str) -> str | None:
-        """One input line, or None at end of input; echoed when stdin is not a terminal."""
+        """One input line, or ``None`` at the end of input (KeyboardInterrupt passes)."""
+        self.clear_status()
         if self.interactive:
             self.out.flush()
             try:
@@ -228,202 +217,647 @@ class PlaySession:
             self.say()
             return None
         text = line.rstrip("\r\n")
-        self.say(text)  # echo, so a piped transcript reads like a terminal session
+        self.say(text)
         return text
 
-    # the game
+    def confirm(self, question: str) -> bool:
+        """A yes/no question; anything but y/yes (or the end of input) is no."""
+        answer = self.ask(f"{question} [y/N] ")
+        return answer is not None and answer.strip().lower() in ("y", "yes")
+
+
+def clock_text(seconds: float) -> str:
+    """``4:58``; tenths under ten seconds (``0:07.3``)."""
+    minutes, rest = divmod(max(seconds, 0.0), 60)
+    if minutes == 0 and rest < 10:
+        return f"0:{rest:04.1f}"
+    return f"{int(minutes)}:{int(rest):02d}"
+
+
+def looks_like_move(text: str) -> bool:
+    """Every square name has a digit (R3, R21): a word without one is not a move."""
+    return any(ch.isdigit() for ch in text)
+
+
+# --- the session --------------------------------------------------------------------------------
+
+
+@dataclass
+class Seats:
+    """Who plays: ``human`` or a registry name per colour, and how to build the computers."""
+
+    kinds: dict[Color, str]
+    level: int = LEVEL_MAX
+    movetime: float | None = None
+    seed: int = 0
+    backend: str = "auto"
+
+    def player(self, color: Color) -> Player:
+        kind = self.kinds[color]
+        if kind == HUMAN:
+            return Human()
+        seed = self.seed + (0 if color == WHITE else 1)
+        entry = PLAYERS[kind]
+        try:
+            if entry.backend is not None:  # the engine's search at a level
+                backend = self.backend if entry.backend == "auto" else entry.backend
+                name = None if kind == "engine" else f"{kind} search, level {self.level}"
+                return Computer.engine(
+                    self.level, movetime=self.movetime, seed=seed, backend=backend, name=name
+                )
+            limit = Limit(time=self.movetime) if self.movetime is not None else None
+            return Computer(searcher(kind, seed=seed, level=self.level), limit, name=kind)
+        except ValueError as e:  # mcts or --backend kernel without the C kernel
+            raise CliError(str(e), EXIT_FAILURE) from None
+
+    def humans(self) -> list[Color]:
+        return [c for c in (WHITE, BLACK) if self.kinds[c] == HUMAN]
+
+
+class Leave(Exception):
+    """The player leaves the session: ``status`` is the exit status."""
+
+    def __init__(self, status: int) -> None:
+        super().__init__(status)
+        self.status = status
+
+
+class PlaySession:
+    """One or more games at the terminal between ``seats``, each a :class:`Game`.
+
+    ``start`` makes the first game's :class:`Game` (from a position or a record); the
+    session subscribes to it, shows its events and passes on what the players type.
+    """
+
+    def __init__(
+        self,
+        seats: Seats,
+        console: Console,
+        *,
+        start: Callable[[Seats], Game],
+        time_control: TimeControl | None = None,
+        analyser: Searcher | None = None,
+        names: Names = "oblique",
+        view: View = "diamond",
+        ascii_only: bool = False,
+        show_board: bool = True,
+        flipped: bool = False,
+        save: str | None = None,
+        force: bool = False,
+        seed_note: str = "",
+    ) -> None:
+        self.seats = seats
+        self.console = console
+        self.time_control = time_control
+        self.analyser = analyser
+        self.names: Names = names
+        self.view: View = view
+        self.ascii_only = ascii_only
+        self.show_board = show_board
+        self.flipped = flipped
+        self.save_path = save
+        self.force = force
+        self.seed_note = seed_note
+        self.cell = 7  # columns per square: "[W3/2]" fits
+        self.at_prompt = False  # waiting for a line (another thread may end the game)
+        self.archive: list[str] = []  # the session's earlier games, for --save
+        self.events: queue.Queue[Event] = queue.Queue()
+        self.game = self._attach(start(seats))
+
+    # --- games
+
+    def _attach(self, game: Game) -> Game:
+        """Follow ``game``: its events queue up for the main thread, which alone prints."""
+        self.mirror = game.board  # the board as the events told it so far
+        self.white_starts = self.mirror.root().turn == WHITE
+        self.drawn: tuple[object, ...] | None = None  # the moves whose board was drawn last
+        self.saved = -1 if game.moves else game.version  # the version saved last
+        self.unsubscribe = game.subscribe(self._on_event)
+        return game
+
+    def _on_event(self, event: Event) -> None:
+        self.events.put(event)
+        if isinstance(event, GameOver) and self.at_prompt:  # the clock ended it (R20)
+            self.console.out.write("\nThe game is over: press Enter.\n")
+            self.console.out.flush()
+
+    def new_game(self, game: Game) -> None:
+        if self.save_path is not None and self.game.moves:
+            self.archive.append(write_game(self.game.record()))
+        self.unsubscribe()
+        self.game.close()
+        self.events = queue.Queue()
+        self.game = self._attach(game)
+
+    def fresh_game(self) -> Game:
+        return Game(
+            self.seats.player(WHITE),
+            self.seats.player(BLACK),
+            board=self.mirror.root(),
+            time_control=self.time_control,
+            analyser=self.analyser,
+            tags={"Event": "emergo play"},
+        )
+
+    # --- words for people
+
+    def label(self, color: Color) -> str:
+        """``White``, ``White (you)`` against a computer, ``Black (random)`` for a computer."""
+        name = COLOR_NAMES[color]
+        player = self.game.players[color]
+        if isinstance(player, Computer):
+            return f"{name} ({player.name})"
+        if len(self.seats.humans()) == 1:
+            return f"{name} (you)"
+        return name
+
+    def number(self, ply: int) -> str:
+        """The record's move number of the ``ply``-th move (0-based): ``1.`` or ``1...``."""
+        offset = 0 if self.white_starts else 1
+        return f"{(ply + offset) // 2 + 1}." + ("" if (ply + offset) % 2 == 0 else "..")
+
+    def result_text(self, outcome: Outcome) -> str:
+        """``Black wins (0-1): White resigned (R20)``, ``Draw (1/2-1/2): ...``."""
+        if outcome.winner is None:
+            return f"Draw ({outcome.result()}): {outcome.reason()}"
+        return f"{self.label(outcome.winner)} wins ({outcome.result()}): {outcome.reason()}"
+
+    def welcome(self) -> None:
+        humans = self.seats.humans()
+        if len(humans) == 2:
+            who = "two players at one keyboard: White and Black take turns"
+        elif len(humans) == 1:
+            you = humans[0]
+            who = (
+                f"you play {COLOR_NAMES[you]}, the computer plays {COLOR_NAMES[not you]} "
+                f"({self.game.name(not you)})"
+            )
+        else:
+            who = (
+                f"{self.game.name(WHITE)} (White) against {self.game.name(BLACK)} (Black); "
+                "Ctrl-C stops them"
+            )
+        self.console.say(f"Emergo: {who}.")
+        tc = self.game.time_control
+        if tc is not None and tc.kind == "per-move":
+            self.console.say(f"Clocks: {tc.base:g} seconds a move; who runs out loses (R20).")
+        elif tc is not None:
+            extra = f", +{tc.increment:g} s a move" if tc.increment else ""
+            self.console.say(
+                f"Clocks: {clock_text(tc.base)} each{extra}; who runs out loses (R20)."
+            )
+        if humans:
+            self.console.say("Type a move (such as d4), or help for the commands.")
+        if self.seed_note:
+            self.console.say(self.seed_note)
+
+    # --- output
+
+    def show(self, force: bool = False) -> None:
+        """Draw the board, once per position unless ``force``."""
+        moves = tuple(self.mirror.move_stack)
+        if not self.show_board or (self.drawn == moves and not force):
+            return
+        self.drawn = moves
+        self.draw(self.mirror)
+
+    def draw(self, board: Board) -> None:
+        if not self.show_board:
+            return
+        # The width of a square only grows, so that the game's pictures keep one width.
+        widest = max((len(stack_text(s)) for s in board.stacks().values()), default=1) + 3
+        self.cell = max(self.cell, widest + 1 - widest % 2)
+        try:
+            picture = render(
+                board,
+                view=self.view,
+                names=self.names,
+                ascii_only=self.ascii_only,
+                stream=self.console.out,
+                flipped=self.flipped,
+                colour=self.console.colour,
+                cell=self.cell,
+            )
+        except UnicodeError:  # a terminal that cannot show even the ASCII picture
+            picture = board.position()
+        clocks = self.clocks()
+        self.console.say()
+        self.console.say(picture + (f"\nClocks: {clocks}" if clocks else ""))
+
+    def clocks(self) -> str:
+        white, black = self.game.clock(WHITE), self.game.clock(BLACK)
+        if white is None or black is None:
+            return ""
+        return f"White {clock_text(white)}  Black {clock_text(black)}"
+
+    def drain(self) -> None:
+        """Print the events so far, in order (the main thread only)."""
+        while True:
+            try:
+                event = self.events.get_nowait()
+            except queue.Empty:
+                return
+            self.report(event)
+
+    def report(self, event: Event) -> None:
+        say = self.console.say
+        if isinstance(event, MovePlayed):
+            before = self.mirror
+            text = before.move_text(event.move, self.names)
+            say(f"{self.number(event.ply - 1)} {self.label(event.color)} plays {text}")
+            before.push(event.move)
+            if not self.seats.humans():  # computers alone: a board after every move
+                self.draw(before)
+        elif isinstance(event, TakenBack):
+            texts = []
+            for _ in event.moves:
+                move = self.mirror.pop()
+                texts.append(self.mirror.move_text(move, self.names))
+            say(f"taken back: {' '.join(reversed(texts))}")
+        elif isinstance(event, DrawOffered):
+            say(f"{self.label(event.color)} offers a draw")
+        elif isinstance(event, DrawDeclined):
+            say(f"{self.label(event.color)} declines the draw")
+        elif isinstance(event, GameOver):
+            if self.seats.humans():
+                self.show()  # the final position, then the result
+            say(self.console.style(self.result_text(event.outcome), "1"))
+        elif isinstance(event, ComputerFailed):
+            self.console.error(f"{event.message} (type go to try again, or undo)")
+
+    def prompt(self) -> str:
+        game = self.game
+        turn = game.turn
+        who = COLOR_NAMES[turn]
+        if isinstance(game.players[turn], Computer):
+            who += " (stopped: go, undo...)"
+        clock = game.clock(turn)
+        if clock is not None:
+            who += f" {clock_text(clock)}"
+        return f"{self.number(len(self.mirror.move_stack))} {who}> "
+
+    # --- running
 
     def run(self) -> int:
-        """Play until the game ends or the input does; ``--save`` writes the record then."""
-        status = self.loop()
-        if self.save_path:
-            self.save(self.save_path)
-        return status
+        """Play games until the players leave; the exit status."""
+        self.welcome()
+        try:
+            while True:
+                self.play()
+                self.finish()
+                if not (self.console.interactive and self.console.confirm("Play again?")):
+                    return EXIT_OK
+                self.new_game(self.fresh_game())
+        except Leave as leave:
+            return leave.status
+        except KeyboardInterrupt:  # between two prompts: leave as from the prompt
+            self.console.say()
+            if self.save_path is not None:
+                self.save(self.save_path, overwrite=True)
+            return EXIT_INTERRUPTED
+        finally:
+            self.game.close()
 
-    def loop(self) -> int:
-        self.show()
-        while True:
-            outcome = self.ended or self.board.outcome()
-            if outcome is not None:
-                self.finish(outcome)
-                return EXIT_OK
-            kind = self.players[self.board.turn]
-            if kind != "human":
-                self.searching_move(kind)
-                continue
-            status = self.human_turn()
-            if status is not None:
-                return status
-
-    def searching_move(self, kind: str) -> None:
-        mover = self.board.turn
-        result = self.searcher(kind).search(self.board, Limit(time=self.movetime))
-        if result.move is None:  # cannot happen while the game goes on; be safe
-            self.ended = self.board.outcome()
+    def play(self) -> None:
+        """The current game until it is over (Leave when the players leave first)."""
+        game = self.game
+        if game.is_over():  # from a finished position or record
+            self.show()
+            outcome = game.outcome
+            assert outcome is not None
+            self.console.say(self.console.style(self.result_text(outcome), "1"))
             return
-        text = self.board.move_text(result.move, self.names)
-        self.board.push(result.move)
-        self.say(f"{self._name(mover)} plays {text}")
-        self.show()
+        game.start()
+        while True:
+            # Until no computer thinks and every event so far is shown: only then do the
+            # game's state and the board on the screen agree.
+            self.await_computer()
+            self.drain()
+            game = self.game
+            if game.is_over():
+                return
+            if isinstance(game.players[game.turn], Computer) and not game.paused:
+                continue  # it has just begun to think
+            self.show()
+            try:
+                self.at_prompt = True
+                line = self.console.ask(self.prompt())
+            except KeyboardInterrupt:
+                self.interrupted()
+                continue
+            finally:
+                self.at_prompt = False
+            if line is None:
+                self.console.say("end of input: the game is left unfinished (*)")
+                self.leave(EXIT_OK)
+            else:
+                self.command(line)
+
+    def await_computer(self) -> None:
+        """Wait for a computer's move, showing the others' events; Ctrl-C stops its thought."""
+        game = self.game
+        if game.thinking and self.seats.humans():
+            self.console.status(f"{self.label(game.turn)} thinks... (Ctrl-C stops it)")
+        try:
+            while not game.wait(0.1):
+                self.drain()
+        except KeyboardInterrupt:
+            game.pause()
+            self.console.say()
+            self.console.say("stopped the computer's thought: type go to let it move, or undo")
+
+    def interrupted(self) -> None:
+        """Ctrl-C at the prompt: offer to save, then leave (a second Ctrl-C leaves at once)."""
+        self.console.say()
+        try:
+            if self.save_path is None and self.unsaved() and self.console.interactive:
+                answer = self.console.ask(
+                    "Save the game before leaving? File name (Enter: leave without saving): "
+                )
+                if answer and answer.strip():
+                    self.save(answer.strip())
+        except KeyboardInterrupt:
+            self.console.say()
+        self.leave(EXIT_INTERRUPTED, offer=False)
+
+    def unsaved(self) -> bool:
+        return bool(self.game.moves) and self.saved != self.game.version
+
+    def leave(self, status: int, *, offer: bool = True) -> None:
+        """Leave the session, saving to --save (or, at a terminal, offering to save)."""
+        if self.save_path is not None:
+            self.save(self.save_path, overwrite=True)
+        elif offer:
+            with contextlib.suppress(KeyboardInterrupt):
+                self.offer_save()
+        raise Leave(status)
+
+    def offer_save(self) -> None:
+        if self.console.interactive and self.unsaved():
+            answer = self.console.ask("Save the game? File name (Enter: no): ")
+            if answer and answer.strip():
+                self.save(answer.strip())
+
+    def finish(self) -> None:
+        """The game is over: write it to --save, or offer to save it."""
+        if self.save_path is not None:
+            self.save(self.save_path, overwrite=True)
+        else:
+            with contextlib.suppress(KeyboardInterrupt):
+                self.offer_save()
+
+    # --- commands
+
+    def command(self, line: str) -> None:
+        words = line.split()
+        if not words:
+            return
+        word, rest = words[0].lower(), words[1:]
+        if word not in COMMANDS:
+            if looks_like_move(line):
+                self.move(line.strip())
+            else:
+                self.console.error(f"unknown command {words[0]!r} (type help for the commands)")
+            return
+        game, say = self.game, self.console.say
+        try:
+            if word in ("help", "?"):
+                say(HELP)
+            elif word == "moves":
+                say(" ".join(sorted_move_texts(game.board, self.names)))
+            elif word == "hint":
+                self.hint()
+            elif word in ("undo", "takeback"):
+                game.takeback(by=self.asker(last_mover=True))
+                game.resume()
+            elif word == "draw":
+                self.offer_draw()
+            elif word == "resign":
+                by = self.asker()
+                if not self.console.interactive or self.console.confirm(
+                    f"{self.label(by)}: resign this game?"
+                ):
+                    game.resign(by=by)
+            elif word == "board":
+                self.show(force=True)
+            elif word == "flip":
+                self.flipped = not self.flipped
+                self.show(force=True)
+            elif word == "position":
+                say(game.position())
+            elif word in ("save", "load"):
+                if len(rest) != 1:
+                    self.console.error(f"usage: {word} FILE")
+                elif word == "save":
+                    self.save(rest[0])
+                else:
+                    self.load(rest[0])
+            elif word == "go":
+                game.resume()
+            elif word == "new":
+                self.finish()
+                self.new_game(self.fresh_game())
+                self.game.start()
+            else:  # quit, exit
+                say("game left unfinished (*)")
+                self.leave(EXIT_OK)
+        except KeyboardInterrupt:
+            self.console.say()
+            self.console.error(f"{word}: interrupted")
+        except (ValueError, CliError) as e:  # GameError and the library's errors say why
+            self.console.error(str(e))
+        self.drain()
+
+    def asker(self, *, last_mover: bool = False) -> Color:
+        """The person who typed: the human to move, or the one who moved last (``undo``)."""
+        turn = self.game.turn
+        first, second = (not turn, turn) if last_mover else (turn, not turn)
+        return first if self.seats.kinds[first] == HUMAN else second
+
+    def move(self, text: str) -> None:
+        try:
+            self.game.play(text, by=self.game.turn, names=self.names)
+        except ValueError as e:  # the board's InvalidMoveError, IllegalMoveError... and GameError
+            self.console.error(str(e))
+        self.drain()
 
     def hint(self) -> None:
-        """The search backend's move for the player to move, with its score and line."""
-        board = self.board
-        result = self.backend().search(board, Limit(time=self.movetime))
+        """The engine's move for the side to move, with its score and line."""
+        board = self.game.board
+        result = self.game.hint(Limit(time=self.seats.movetime or DEFAULT_MOVETIME))
         if result.move is None:
-            self.error("no hint: there is no legal move")
+            self.console.error("no hint: there is no legal move")
             return
         text = board.move_text(result.move, self.names)
         if not result.infos:
-            self.say(f"hint: {text}")
+            self.console.say(f"hint: {text}")
             return
         info = result.infos[0]
-        score = format_score(info.score)  # the mover's view: + is good for the one asking
-        self.say(
-            f"hint: {text}  (score {score} for {COLOR_NAMES[board.turn]}, depth {info.depth}; "
-            f"line {line_text(board, info.pv, self.names)})"
+        self.console.say(
+            f"hint: {text}  (score {format_score(info.score)} for {COLOR_NAMES[board.turn]}, "
+            f"depth {info.depth}; line {line_text(board, info.pv, self.names)})"
         )
 
-    def human_turn(self) -> int | None:
-        """Read lines until a move is played or the game ends; a status ends the session."""
-        mover = self.board.turn
-        number = len(self.board.move_stack) + 1
-        line = self.ask(f"{number}. {COLOR_NAMES[mover]}> ")
-        if line is None:
-            self.say("end of input: the game is left unfinished (*)")
-            return EXIT_OK
-        words = line.split()
-        if not words:
-            return None
-        command, rest = words[0].lower(), words[1:]
-        if command in ("quit", "exit"):
-            self.say("game abandoned: unfinished (*)")
-            return EXIT_OK
-        if command in ("help", "?"):
-            self.say(HELP)
-        elif command == "moves":
-            self.say(" ".join(sorted_move_texts(self.board, self.names)))
-        elif command == "hint":
-            self.hint()
-        elif command == "board":
-            self.show()
-        elif command == "position":
-            self.say(self.board.position())
-        elif command == "undo":
-            self.undo()
-        elif command == "resign":
-            self.ended = Outcome(Termination.RESIGNATION, not mover)
-        elif command == "draw":
-            self.offer_draw(mover)
-        elif command == "save":
-            if len(rest) != 1:
-                self.error("usage: save FILE")
-            else:
-                self.save(rest[0])
-        else:
-            self.human_move(line.strip(), mover)
-        return None
+    def offer_draw(self) -> None:
+        game = self.game
+        by = self.asker()
+        answer = game.offer_draw(by=by)
+        self.drain()
+        if answer is None:  # a person: ask them now
+            other = not by
+            accept = self.console.confirm(f"{self.label(other)}, do you accept the draw?")
+            game.answer_draw(by=other, accept=accept)
 
-    def human_move(self, text: str, mover: Color) -> None:
+    def save(self, path: str, *, overwrite: bool = False) -> bool:
+        """Write the record to ``path``; an existing file is overwritten only when asked."""
+        target = Path(path)
+        if target.exists() and not (overwrite or self.force):
+            if not self.console.interactive:
+                self.console.error(f"{path} exists: not overwritten (start with --force)")
+                return False
+            if not self.console.confirm(f"{path} exists: overwrite it?"):
+                return False
         try:
-            self.board.push_move(text, self.names)
-        except (InvalidMoveError, IllegalMoveError, AmbiguousMoveError) as e:
-            self.error(str(e))
-            return
-        text = self.board.move_text(self.board.peek(), self.names)
-        self.say(f"{COLOR_NAMES[mover]} plays {text}")
-        self.show()
-
-    def _mover(self, ply: int) -> Color:
-        return self.start_turn if ply % 2 == 0 else not self.start_turn
-
-    def undo(self) -> None:
-        """Take back the last move made by a human and every computer reply after it."""
-        stack = self.board.move_stack
-        human = [i for i in range(len(stack)) if self.players[self._mover(i)] == "human"]
-        if not human:
-            self.error("nothing to undo")
-            return
-        taken = []
-        while len(stack) > human[-1]:
-            taken.append(self.board.move_text(self.board.pop(), self.names))
-        self.say(f"taken back: {' '.join(reversed(taken))}")
-        self.show()
-
-    def offer_draw(self, mover: Color) -> None:
-        other = not mover
-        if self.players[other] == "human":
-            answer = self.ask(f"{COLOR_NAMES[mover]} offers a draw. {COLOR_NAMES[other]}, accept? ")
-            accepted = answer is not None and answer.strip().lower() in ("y", "yes")
-        else:
-            # The computer's rule: accept unless it is ahead in material.
-            accepted = material(self.board, other) <= material(self.board, mover)
-        if accepted:
-            self.say(f"{self._name(other)} accepts the draw")
-            self.ended = Outcome(Termination.AGREEMENT, None)
-        else:
-            self.say(f"{self._name(other)} declines the draw")
-
-    def record_text(self) -> str:
-        """The game so far as a record; resignation and agreement are tagged (R19c, R20)."""
-        tags = {"Event": "emergo play", "White": self.players[True], "Black": self.players[False]}
-        if self.ended is not None:  # ended by the players, not by the rules
-            tags["Result"] = self.ended.result()
-            tags["Termination"] = self.ended.termination.value
-        return write_game(Game.from_board(self.board, **tags))
-
-    def save(self, path: str) -> bool:
-        try:
-            text = self.record_text()
-            with open(path, "w", encoding="utf-8") as handle:
-                handle.write(text)
+            text = write_game(self.game.record())
+            if path == self.save_path:  # --save keeps every game of the session
+                text = "\n".join([*self.archive, text])
+            target.write_text(text, encoding="utf-8")
         except (OSError, ValueError) as e:
-            self.error(f"could not save to {path}: {e}")
+            self.console.error(f"could not save to {path}: {getattr(e, 'strerror', None) or e}")
             return False
-        self.say(f"game saved to {path}")
+        self.saved = self.game.version
+        self.console.say(f"game saved to {path}")
         return True
 
-    def finish(self, outcome: Outcome) -> None:
-        self.ended = outcome
-        self.say(self.style(f"Result: {outcome.result()} ({outcome.reason()})", "1"))
+    def load(self, path: str) -> None:
+        """Go on with the game in ``path``, with this session's players."""
+        game = load_game(path, self.seats, analyser=self.analyser, time_control=self.time_control)
+        self.new_game(game)
+        self.console.say(f"loaded {path}: {len(game.moves)} moves played")
+        if not game.is_over():
+            self.game.start()
 
 
-def _players(args: argparse.Namespace) -> dict[Color, str]:
+# --- the command --------------------------------------------------------------------------------
+
+
+def load_game(
+    path: str,
+    seats: Seats,
+    *,
+    analyser: Searcher | None,
+    time_control: TimeControl | None,
+) -> Game:
+    """The first game of the record file ``path``, resumed with ``seats``' players."""
+    try:
+        record = read_game(Path(path))
+    except OSError as e:
+        raise CliError(f"{path}: {e.strerror or e}") from None
+    except ValueError as e:  # a RecordError names the file and the line
+        message = str(e) if str(e).startswith(path) else f"{path}: {e}"
+        raise CliError(message, EXIT_FAILURE) from None
+    if record is None:
+        raise CliError(f"{path}: no game in the file")
+    return resume(record, seats, analyser=analyser, time_control=time_control)
+
+
+def resume(
+    record: Record,
+    seats: Seats,
+    *,
+    analyser: Searcher | None,
+    time_control: TimeControl | None,
+) -> Game:
+    return Game.from_record(
+        record,
+        white=seats.player(WHITE),
+        black=seats.player(BLACK),
+        time_control=time_control,
+        analyser=analyser,
+    )
+
+
+def _kinds(args: argparse.Namespace) -> dict[Color, str]:
     if args.opponent is not None:
         if args.white is not None or args.black is not None:
             raise CliError("use either --opponent/--color or --white/--black, not both")
         human: Color = (args.color or "white") == "white"
-        return {human: "human", not human: args.opponent}
+        return {human: HUMAN, not human: args.opponent}
     if args.color is not None:
         raise CliError("--color goes with --opponent (the colour you play against it)")
-    return {True: args.white or "human", False: args.black or "human"}
+    return {WHITE: args.white or HUMAN, BLACK: args.black or HUMAN}
+
+
+def check_save_path(path: str, *, force: bool, console: Console) -> None:
+    """Refuse a --save path that cannot be written, before a game is played for nothing."""
+    target = Path(path)
+    folder = target.parent
+    if not folder.is_dir():
+        raise CliError(f"--save {path}: no such directory {str(folder)!r}")
+    if target.is_dir():
+        raise CliError(f"--save {path}: is a directory")
+    if not os.access(folder, os.W_OK) or (target.exists() and not os.access(target, os.W_OK)):
+        raise CliError(f"--save {path}: permission denied")
+    if target.exists() and not force:
+        if console.interactive and console.confirm(f"{path} exists: overwrite it at the end?"):
+            return
+        raise CliError(f"--save {path}: the file exists (add --force to overwrite it)")
 
 
 def run(args: argparse.Namespace) -> int:
     if not 1 <= args.level <= LEVEL_MAX:
         raise CliError(f"--level must be in 1..{LEVEL_MAX}, not {args.level}")
-    if not args.movetime > 0:
+    if args.movetime is not None and not args.movetime > 0:
         raise CliError(f"--movetime must be more than 0 seconds, not {args.movetime}")
-    board = (
-        parse_board(args.position, args.variant) if args.position else Board(variant=args.variant)
-    )
-    players = _players(args)
-    seed = args.seed
-    if seed is None and any(kind != "human" for kind in players.values()):
-        seed = random.randrange(1 << 31)
-        print(f"seed {seed} (replay this game with --seed {seed})")
+    if args.position is not None and args.load is not None:
+        raise CliError("use either --position or --load, not both")
+    time_control = TimeControl.parse(args.time_control) if args.time_control else None
+    kinds = _kinds(args)
+    computers = any(kind != HUMAN for kind in kinds.values())
+    seed = args.seed if args.seed is not None else random.randrange(1 << 31)
+    seats = Seats(kinds, level=args.level, movetime=args.movetime, seed=seed, backend=args.backend)
+    console = Console()
+    if args.save is not None:
+        check_save_path(args.save, force=args.force, console=console)
+    analyser = search_backend(args.backend, 16)
+
+    def start(seats: Seats) -> Game:
+        if args.load is not None:
+            return load_game(args.load, seats, analyser=analyser, time_control=time_control)
+        board = (
+            parse_board(args.position, args.variant)
+            if args.position
+            else Board(variant=args.variant)
+        )
+        return Game(
+            seats.player(WHITE),
+            seats.player(BLACK),
+            board=board,
+            time_control=time_control,
+            analyser=analyser,
+            tags={"Event": "emergo play"},
+        )
+
     session = PlaySession(
-        board,
-        players,
-        rng=random.Random(seed),
+        seats,
+        console,
+        start=start,
+        time_control=time_control,
+        analyser=analyser,
         names=view_names(args),
         view=args.view,
         ascii_only=args.ascii,
         show_board=not args.no_board,
+        flipped=seats.humans() == [BLACK],
         save=args.save,
-        level=args.level,
-        movetime=args.movetime,
-        seed=seed or 0,
-        backend_kind=args.backend,
+        force=args.force,
+        seed_note=(
+            f"Seed {seed}: replay the computers' choices with --seed {seed}."
+            if computers and args.seed is None
+            else ""
+        ),
     )
     return session.run()
+
+
+__all__ = ["HELP", "Console", "PlaySession", "Seats", "add_parser", "run"]
