@@ -276,6 +276,7 @@ def test_svg_hexagon() -> None:
 # --- the C kernel -------------------------------------------------------------------------------
 
 
+@pytest.mark.requires_kernel
 def test_the_c_kernel_refuses_hex_clearly() -> None:
     from emergo import kernel
     from emergo.search import Limit

@@ -23,12 +23,13 @@ from typing import Any
 
 import pytest
 
+from conftest import requires_kernel
 from emergo import Board, IllegalMoveError, InvalidMoveError, InvalidPositionError
 from emergo.board import Termination
 from emergo.geometry import geometry
 from emergo.perft import perft
 
-kernel = pytest.importorskip("emergo.kernel", reason="the C kernel (emergo._kernel) is not built")
+kernel = requires_kernel()
 
 DATA = Path(__file__).parent / "data"
 GAMES = int(os.environ.get("EMERGO_KERNEL_GAMES", "2000"))
