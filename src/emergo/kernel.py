@@ -34,9 +34,9 @@ from emergo.geometry import GEOMETRIES, Geometry, Names
 from emergo.search import InfoCallback, Limit, Score, SearchInfo, SearchResult, time_budget
 
 _NOT_BUILT = (
-    "the C kernel (the extension emergo._kernel) is not built, no C compiler when emergo was "
-    "installed?  The rules and the pure-Python search work without it; install a C compiler "
-    "and reinstall emergo to build it"
+    "the C kernel emergo._kernel is not built (no C compiler when emergo was installed?); "
+    "the rules and the pure-Python search work without it: install a C compiler and "
+    "reinstall emergo to build it"
 )
 """The ImportError's message when the extension is missing (``name`` is ``emergo._kernel``)."""
 

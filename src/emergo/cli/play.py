@@ -19,6 +19,7 @@ from emergo.cli.common import (
     EXIT_OK,
     CliError,
     add_common,
+    check_kernel,
     parse_board,
     render,
     search_backend,
@@ -408,6 +409,7 @@ def run(args: argparse.Namespace) -> int:
         parse_board(args.position, args.variant) if args.position else Board(variant=args.variant)
     )
     players = _players(args)
+    check_kernel(players.values(), args.backend)  # without the kernel: a notice, or an error
     seed = args.seed
     if seed is None and any(kind != "human" for kind in players.values()):
         seed = random.randrange(1 << 31)
