@@ -167,6 +167,8 @@ def test_the_sdist_holds_what_a_build_needs_and_its_wheel_works(tmp_path: Path) 
         tar.extractall(tmp_path / "unpacked", filter="data")
     missing = [name for name in [*SDIST_MUST_HOLD, *kernel_sources()] if name not in names]
     assert not missing, f"the sdist lacks {missing}"
+    assert not [name for name in names if name.startswith(("tests/", "build/"))]
+    assert not [name for name in names if name.endswith((".so", ".pyd", ".o"))]
 
     # The wheel from the sdist (what pip does with an sdist), the C kernel in it.
     proc = subprocess.run(
