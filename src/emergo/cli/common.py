@@ -140,7 +140,8 @@ NOT_BUILT = "the C kernel is not built (no C compiler at install time?)"
 
 
 def kernel_problem() -> str | None:
-    """Why the C kernel cannot be used, in a few words; None when it is built."""
+    """Why the C kernel cannot be used, in a few words (the kernel's ImportError when it is
+    built but does not load); None when it is built."""
     why = kernel_missing()
     if why is None:
         return None
@@ -150,7 +151,7 @@ def kernel_problem() -> str | None:
 _noticed: set[str] = set()
 
 
-def check_kernel(players: Iterable[str], backend: str = "auto", prog: str = PROG) -> None:
+def check_kernel(players: Iterable[str], backend_kind: str = "auto", prog: str = PROG) -> None:
     """Before computers play: without the C kernel, one notice line on stderr (once per run)
     when ``engine`` is among ``players`` on the ``auto`` backend, and a clean error (status 1)
     for ``mcts`` or the ``kernel`` backend."""
@@ -160,9 +161,9 @@ def check_kernel(players: Iterable[str], backend: str = "auto", prog: str = PROG
     kinds = set(players)
     if "mcts" in kinds:
         raise CliError(f"mcts needs the C kernel: {why}", EXIT_FAILURE)
-    if "engine" in kinds and backend == "kernel":
+    if "engine" in kinds and backend_kind == "kernel":
         raise CliError(f"the kernel backend needs the C kernel: {why}", EXIT_FAILURE)
-    if "engine" in kinds and backend == "auto" and prog not in _noticed:
+    if "engine" in kinds and backend_kind == "auto" and prog not in _noticed:
         _noticed.add(prog)
         print(f"{prog}: note: {why}: the engine searches in pure Python, slower", file=sys.stderr)
 
