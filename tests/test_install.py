@@ -150,16 +150,19 @@ def kernel_sources() -> list[str]:
 
 @pytest.mark.slow
 def test_the_sdist_holds_what_a_build_needs_and_its_wheel_works(tmp_path: Path) -> None:
-    pytest.importorskip("build", reason="the test extra's build package is not installed")
-    dist = tmp_path / "dist"
     env = {k: v for k, v in os.environ.items() if k not in ("CC", "LDSHARED")}
-    env["EMERGO_REQUIRE_KERNEL"] = "1"  # the wheel must have the kernel: fail loudly if not
-    subprocess.run(
-        [sys.executable, "-m", "build", "--sdist", "--outdir", str(dist), str(ROOT)],
-        check=True,
-        env=env,
-        capture_output=True,
-    )
+    env["EMERGO_REQUIRE_KERNEL"] = "1"  # the wheel must hold the kernel: fail loudly if not
+
+    def run(*command: str | Path) -> subprocess.CompletedProcess[str]:
+        # From tmp_path: a build/ folder in the current directory would shadow `build`.
+        args = [str(word) for word in command]
+        return subprocess.run(args, cwd=tmp_path, env=env, capture_output=True, text=True)
+
+    if run(sys.executable, "-m", "build", "--version").returncode != 0:
+        pytest.skip("the test extra's build package is not installed")
+    dist = tmp_path / "dist"
+    proc = run(sys.executable, "-m", "build", "--sdist", "--outdir", dist, ROOT)
+    assert proc.returncode == 0, proc.stderr[-2000:]
     (sdist,) = dist.glob("emergo-*.tar.gz")
     with tarfile.open(sdist) as tar:
         top = sdist.name.removesuffix(".tar.gz")
@@ -171,19 +174,8 @@ def test_the_sdist_holds_what_a_build_needs_and_its_wheel_works(tmp_path: Path) 
     assert not [name for name in names if name.endswith((".so", ".pyd", ".o"))]
 
     # The wheel from the sdist (what pip does with an sdist), the C kernel in it.
-    proc = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "build",
-            "--wheel",
-            "--outdir",
-            str(dist),
-            str(tmp_path / "unpacked" / top),
-        ],
-        env=env,
-        capture_output=True,
-        text=True,
+    proc = run(
+        sys.executable, "-m", "build", "--wheel", "--outdir", dist, tmp_path / "unpacked" / top
     )
     assert proc.returncode == 0, proc.stderr[-2000:]
     (wheel,) = dist.glob("emergo-*.whl")
@@ -196,36 +188,16 @@ def test_the_sdist_holds_what_a_build_needs_and_its_wheel_works(tmp_path: Path) 
 
     # Installed in a fresh virtual environment, away from this source tree.
     venv = tmp_path / "venv"
-    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
+    assert run(sys.executable, "-m", "venv", "--without-pip", venv).returncode == 0
     python = venv / ("Scripts" if os.name == "nt" else "bin") / "python"
-    subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "pip",
-            "--python",
-            str(python),
-            "install",
-            "-q",
-            "--no-deps",
-            str(wheel),
-        ],
-        check=True,
-        capture_output=True,
-    )
+    proc = run(sys.executable, "-m", "pip", "--python", python, "install", "-q", "--no-deps", wheel)
+    assert proc.returncode == 0, proc.stderr[-2000:]
     smoke = "import emergo, emergo.kernel; print(emergo.kernel.perft('w 12/12', 3))"
-    out = subprocess.run(
-        [str(python), "-c", smoke], cwd=tmp_path, check=True, capture_output=True, text=True
-    ).stdout
-    assert out == "55172\n"
+    proc = run(python, "-c", smoke)
+    assert proc.stdout == "55172\n", proc.stderr[-2000:]
     emergo_cmd = shutil.which("emergo", path=str(python.parent))
     assert emergo_cmd is not None
     moves = subprocess.run(
-        [emergo_cmd, "moves"],
-        cwd=tmp_path,
-        input="w 12/12\n",
-        check=True,
-        capture_output=True,
-        text=True,
-    ).stdout
-    assert sorted(moves.split()) == sorted(str(m) for m in Board().moves())
+        [emergo_cmd, "moves"], cwd=tmp_path, input="w 12/12\n", capture_output=True, text=True
+    )
+    assert sorted(moves.stdout.split()) == sorted(str(m) for m in Board().moves()), moves.stderr

@@ -14,7 +14,7 @@ echo "== ruff format --check"; .venv/bin/ruff format --check .
 echo "== mypy --strict"; .venv/bin/mypy
 echo "== lint-imports (the layers of the module map)"; .venv/bin/lint-imports
 echo "== pytest"; .venv/bin/python -m pytest -q
-echo "== install without a C compiler, then the tests there (kernel tests skip; -m 'not slow')"
+echo "== install without a C compiler, then the tests there (the kernel's tests skip)"
 bash tools/no_compiler.sh
 if [ -f tools/sanitize.sh ]; then
   echo "== kernel under -fsanitize=address,undefined"; bash tools/sanitize.sh
