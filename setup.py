@@ -4,12 +4,20 @@ On x86-64 the kernel is compiled with POPCNT (every x86-64 CPU since 2008,
 part of x86-64-v2): bit counting is most of move generation and the portable
 fallback costs about a third of the speed.  The module refuses to load with a
 clear message on a CPU without it; ``EMERGO_PORTABLE=1`` builds without.
+
+The kernel is optional: when it cannot be built (no C compiler, a failed
+compile), the install goes on without it, says so in one line, and the
+package runs on its pure-Python reference (slower).  ``EMERGO_REQUIRE_KERNEL=1``
+makes a failed build an error (tools/test.sh sets it).
 """
 
 import os
 import platform
+import sys
 
 from setuptools import Extension, setup
+from setuptools.command.build_ext import build_ext
+from setuptools.errors import BaseError, CCompilerError
 
 KERNEL = "src/emergo/_kernel/"
 SOURCES = [
@@ -52,13 +60,34 @@ flags = ["-O3"]
 if platform.machine().lower() in ("x86_64", "amd64") and not os.environ.get("EMERGO_PORTABLE"):
     flags.append("-mpopcnt")
 
+
+class OptionalBuildExt(build_ext):
+    """build_ext that installs without the kernel when it cannot be compiled, saying so."""
+
+    def build_extension(self, ext: Extension) -> None:
+        try:
+            super().build_extension(ext)
+        except (CCompilerError, BaseError) as e:  # no compiler, a failed compile or link
+            if not ext.optional:
+                raise
+            why = " ".join(str(e).split())
+            why = why if len(why) <= 100 else why[:97] + "..."
+            print(
+                f"WARNING: emergo: the C kernel {ext.name} was not built ({why}); "
+                "emergo works without it, on its pure-Python reference (slower)",
+                file=sys.stderr,
+            )
+
+
 setup(
+    cmdclass={"build_ext": OptionalBuildExt},
     ext_modules=[
         Extension(
             "emergo._kernel",
             sources=[KERNEL + name for name in SOURCES],
             depends=[KERNEL + name for name in HEADERS],
             extra_compile_args=flags,
+            optional=not os.environ.get("EMERGO_REQUIRE_KERNEL"),
         )
     ],
 )

@@ -1,15 +1,101 @@
-"""Shared fixtures: the oracle vectors copied from ../shared/oracle/ into tests/data/."""
+"""Shared fixtures: the oracle vectors copied from ../shared/oracle/ into tests/data/, and what
+needs the C kernel (:func:`requires_kernel`): it skips when the kernel is not built."""
 
 from __future__ import annotations
 
+import importlib
 import json
-from collections.abc import Iterator
+import os
+from collections.abc import Generator, Iterator
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import pytest
 
 DATA = Path(__file__).parent / "data"
+SRC = Path(__file__).resolve().parents[1] / "src" / "emergo"
+
+# --- the C kernel, built or not ----------------------------------------------------------------
+
+KERNEL_NOT_BUILT = "the C kernel is not built (no C compiler at install time)"
+"""Why the kernel's tests skip."""
+
+
+def _kernel_missing() -> bool:
+    """Whether the extension emergo._kernel is missing; EMERGO_REQUIRE_KERNEL=1 makes it an error.
+
+    Any other failure of ``import emergo.kernel`` (a kernel that is built but broken) is raised.
+    """
+    try:
+        import emergo.kernel  # noqa: F401
+    except ImportError as e:
+        if e.name != "emergo._kernel" or os.environ.get("EMERGO_REQUIRE_KERNEL"):
+            raise
+        return True
+    return False
+
+
+KERNEL_MISSING = _kernel_missing()
+
+KERNEL_DOCTESTS = ("kernel.py", "mcts.py")
+"""The modules of src/emergo that import the kernel: their docstring examples skip without it."""
+
+
+def requires_kernel(module: str = "emergo.kernel") -> ModuleType:
+    """``module`` (one that needs the C kernel), imported; or skip the calling test module.
+
+    Call it at the top of a test module that needs the kernel throughout, like
+    ``pytest.importorskip``: ``kernel = requires_kernel()``.  A single test is marked
+    ``@pytest.mark.requires_kernel`` instead.
+    """
+    __tracebackhide__ = True  # the skip is reported at the caller
+    if KERNEL_MISSING:
+        pytest.skip(KERNEL_NOT_BUILT, allow_module_level=True)
+    return importlib.import_module(module)
+
+
+class _SkippedModule(pytest.File):
+    """A module of src/emergo whose docstring examples need the kernel, which is missing."""
+
+    def collect(self) -> list[pytest.Item]:
+        item = _SkippedDoctests.from_parent(self, name=self.path.name)
+        item.add_marker(pytest.mark.skip(reason=KERNEL_NOT_BUILT))
+        return [item]
+
+
+class _SkippedDoctests(pytest.Item):
+    """Stands for the docstring examples of a :class:`_SkippedModule`: skipped, not run."""
+
+    def runtest(self) -> None:
+        pass
+
+    def reportinfo(self) -> tuple[Path, int, str]:
+        return self.path, 0, f"[doctest] {self.name}"
+
+
+class _WithoutKernel:
+    """A plugin (global, unlike this conftest's hooks): the doctests of KERNEL_DOCTESTS skip."""
+
+    @pytest.hookimpl(wrapper=True)
+    def pytest_collect_file(
+        self, file_path: Path, parent: pytest.Collector
+    ) -> Generator[None, list[pytest.Collector], list[pytest.Collector]]:
+        collected = yield
+        if file_path.parent == SRC and file_path.name in KERNEL_DOCTESTS:
+            return [_SkippedModule.from_parent(parent, path=file_path)]
+        return collected
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers", f"requires_kernel: needs the C kernel; skips when {KERNEL_NOT_BUILT}"
+    )
+    if KERNEL_MISSING:
+        config.pluginmanager.register(_WithoutKernel(), "emergo-without-kernel")
+
+
+# --- the oracle ----------------------------------------------------------------------------------
 SHARED_ORACLE = Path(__file__).resolve().parents[2] / "shared" / "oracle"
 
 
@@ -40,6 +126,12 @@ def oracle_perft() -> list[tuple[str, list[tuple[int, int]]]]:
             position, *counts = line.split(";")
             out.append((position, [(int(c.split()[0][1:]), int(c.split()[1])) for c in counts]))
     return out
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        if KERNEL_MISSING and item.get_closest_marker("requires_kernel") is not None:
+            item.add_marker(pytest.mark.skip(reason=KERNEL_NOT_BUILT))
 
 
 @pytest.fixture(scope="session")

@@ -41,6 +41,7 @@ def test_play_against_the_engine_with_a_hint_through_a_pipe() -> None:
     assert f"Black (emergo engine, level 1) plays {reply.group(1)}\n" in again.stdout
 
 
+@pytest.mark.requires_kernel
 def test_engine_against_mcts_plays_to_the_end_and_saves(tmp_path: Path) -> None:
     record = tmp_path / "game.egn"
     proc = run(
@@ -134,6 +135,7 @@ def test_match_help_and_a_tiny_match_through_the_cli(tmp_path: Path) -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.requires_kernel
 def test_match_example_of_the_docs_runs(tmp_path: Path) -> None:
     # docs/engine.md: the engine against the MCTS baseline (here two games, short times).
     records = str(tmp_path / "m.egn")
@@ -182,6 +184,7 @@ def test_proof_script_reads_the_match_summary(tmp_path: Path) -> None:
     assert proof.colour_count(records) == "2/1"
 
 
+@pytest.mark.requires_kernel  # the tool searches with the kernel
 def test_make_openings_keeps_entering_positions_both_colours_won(tmp_path: Path) -> None:
     make = load_tool("make_openings")
     out = tmp_path / "openings.txt"

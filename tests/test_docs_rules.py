@@ -48,7 +48,12 @@ def _names(cell: str) -> list[str]:
 
 
 ROWS = _table()
-PYTHON = sorted({(_rule(r), n) for r in ROWS for n in _names(r["Python"])})
+PYTHON = [
+    pytest.param(rule, name, marks=pytest.mark.requires_kernel)
+    if name.split(".")[0] in ("kernel", "mcts")
+    else (rule, name)
+    for rule, name in sorted({(_rule(r), n) for r in ROWS for n in _names(r["Python"])})
+]
 C_NAMES = sorted(
     {(_rule(r), n) for r in ROWS if not r["C"].endswith(C_PENDING) for n in _names(r["C"])}
 )

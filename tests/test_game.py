@@ -205,6 +205,7 @@ def test_computer_vs_computer_plays_to_the_end(seed: int) -> None:
         assert versions == sorted(set(versions)) and versions[-1] == game.version
 
 
+@pytest.mark.requires_kernel
 def test_kernel_engine_at_level_1_plays_to_the_end() -> None:
     white = Computer.engine(level=1, movetime=0.01)
     black = Computer.engine(level=1, movetime=0.01, seed=1)

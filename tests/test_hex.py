@@ -276,6 +276,7 @@ def test_svg_hexagon() -> None:
 # --- the C kernel -------------------------------------------------------------------------------
 
 
+@pytest.mark.requires_kernel
 def test_the_c_kernel_plays_hex_as_the_reference_does_R4() -> None:
     from emergo import kernel
 

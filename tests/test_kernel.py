@@ -28,12 +28,13 @@ from typing import Any
 
 import pytest
 
+from conftest import requires_kernel
 from emergo import Board, IllegalMoveError, InvalidMoveError, InvalidPositionError
 from emergo.board import Termination
 from emergo.geometry import GEOMETRIES, geometry
 from emergo.perft import perft
 
-kernel = pytest.importorskip("emergo.kernel", reason="the C kernel (emergo._kernel) is not built")
+kernel = requires_kernel()
 from emergo.differential import compare_game, compare_position, reference_moves  # noqa: E402
 
 DATA = Path(__file__).parent / "data"

@@ -16,13 +16,14 @@ from collections.abc import Iterator
 
 import pytest
 
+from conftest import requires_kernel
 from emergo import Board
 from emergo.board import WHITE, Termination
 from emergo.players import backend
 from emergo.pysearch import PythonSearcher
 from emergo.search import Limit, Score, SearchInfo
 
-kernel = pytest.importorskip("emergo.kernel", reason="the C kernel (emergo._kernel) is not built")
+kernel = requires_kernel()
 
 SEED_004 = "w 0/0 c5:b d6:b e5:b f4:w4 g4:w h4:b2"
 """The majority-capture example of the rules' seed 004."""

@@ -9,13 +9,14 @@ import time
 
 import pytest
 
+from conftest import requires_kernel
 from emergo import Board
 from emergo.match import EngineSpec, run_match
-from emergo.mcts import MCTSSearcher, win_rate_score
 from emergo.search import Limit, Score, SearchInfo
 from emergo.wire import parse_line
 
-pytest.importorskip("emergo.kernel")
+mcts = requires_kernel("emergo.mcts")  # its playouts are the kernel's
+MCTSSearcher, win_rate_score = mcts.MCTSSearcher, mcts.win_rate_score
 
 
 def opening() -> Board:

@@ -137,7 +137,10 @@ def test_no_move_when_the_game_is_over_R18() -> None:
     assert PythonSearcher().search(board, Limit(depth=2)).move is None
 
 
-@pytest.mark.parametrize("make", ["python", "level", pytest.param("mcts", marks=pytest.mark.slow)])
+MCTS = pytest.param("mcts", marks=[pytest.mark.slow, pytest.mark.requires_kernel])
+
+
+@pytest.mark.parametrize("make", ["python", "level", MCTS])
 def test_a_second_concurrent_search_raises_at_once(make: str) -> None:
     import threading
 
@@ -149,8 +152,9 @@ def test_a_second_concurrent_search_raises_at_once(make: str) -> None:
     elif make == "level":
         searcher = LevelSearcher(PythonSearcher(), 3)
     else:
-        mcts = pytest.importorskip("emergo.mcts")
-        searcher = mcts.MCTSSearcher()
+        from emergo.mcts import MCTSSearcher
+
+        searcher = MCTSSearcher()
     started, stop = threading.Event(), threading.Event()
     thread = threading.Thread(
         target=searcher.search,

@@ -26,19 +26,31 @@ import threading
 import time
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from importlib.util import find_spec
 from pathlib import Path
 from typing import NamedTuple
 
-from emergo import _kernel
 from emergo.board import BLACK, WHITE, Board, Color, Move, MoveKind, Termination
 from emergo.errors import IllegalMoveError, InvalidMoveError
 from emergo.geometry import GEOMETRIES, Geometry, Names
 from emergo.search import InfoCallback, Limit, Score, SearchInfo, SearchResult, time_budget
 
+_NOT_BUILT = (
+    "the C kernel emergo._kernel is not built (no C compiler when emergo was installed?); "
+    "the rules and the pure-Python search work without it: install a C compiler and "
+    "reinstall emergo to build it"
+)
+"""The ImportError's message when the extension is missing (``name`` is ``emergo._kernel``)."""
+
+try:
+    from emergo import _kernel
+except ImportError:
+    _spec = find_spec("emergo._kernel")
+    if _spec is not None and _spec.origin is not None:  # built but refuses to load: say why
+        raise
+    raise ImportError(_NOT_BUILT, name="emergo._kernel") from None
 if not hasattr(_kernel, "register_geometry"):  # the C sources' folder, not the built module
-    raise ImportError(
-        "the C kernel emergo._kernel is not built: reinstall the package (pip install -e .)"
-    )
+    raise ImportError(_NOT_BUILT, name="emergo._kernel")
 
 Position = str | Board
 Packed = tuple[str, bytes]

@@ -100,6 +100,7 @@ __all__ = [
     "count_perft",
     "evaluate_after",
     "greedy_player",
+    "kernel_missing",
     "material",
     "random_player",
     "searcher",
@@ -189,6 +190,20 @@ def _kernel() -> ModuleType | None:
     except ImportError:
         return None
     return kernel
+
+
+def kernel_missing() -> str | None:
+    """Why the C kernel cannot be used (its ImportError's message), or None when it is built.
+
+    Without it (no C compiler when the package was installed) everything still
+    works: :func:`backend` ``auto`` is :class:`~emergo.pysearch.PythonSearcher`
+    and perft is :mod:`emergo.perft`, only slower; ``mcts`` needs the kernel.
+    """
+    try:
+        from emergo import kernel  # noqa: F401
+    except ImportError as e:
+        return str(e)
+    return None
 
 
 # --- the registry -----------------------------------------------------------------------------

@@ -7,10 +7,11 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 
 from emergo.bench import SEARCH_DEPTH, table
 from emergo.bench import run as measure
-from emergo.cli.common import EXIT_FAILURE, EXIT_OK, CliError
+from emergo.cli.common import EXIT_FAILURE, EXIT_OK, PROG, CliError, kernel_problem
 from emergo.geometry import VARIANTS
 
 
@@ -71,13 +72,12 @@ def run(args: argparse.Namespace) -> int:
     if not 1 <= args.depth <= 100:
         raise CliError("--depth must be 1..100")
     kernel_side = not args.reference_only
-    if kernel_side:
-        try:
-            from emergo import kernel  # noqa: F401
-        except ImportError as e:
-            raise CliError(
-                f"{e}; --reference-only measures the reference alone", EXIT_FAILURE
-            ) from None
+    why = kernel_problem() if kernel_side else None
+    if why is not None:
+        if args.kernel_only or args.search or args.check:
+            raise CliError(f"{why}; --reference-only measures the reference alone", EXIT_FAILURE)
+        print(f"{PROG}: note: {why}: measuring the reference only", file=sys.stderr)
+        kernel_side = False
     report = measure(
         args.variant,
         args.seconds,

@@ -19,7 +19,7 @@ from emergo.board import Board
 from emergo.diagram import diagram
 from emergo.geometry import NAMINGS, VARIANTS, Names
 from emergo.notation import position_variant
-from emergo.players import backend
+from emergo.players import backend, kernel_missing
 from emergo.search import Searcher
 from emergo.svg import VIEWS, View, board_svg
 
@@ -128,10 +128,44 @@ def open_text(path: str) -> TextIO:
 
 def search_backend(kind: str, hash_mb: int) -> Searcher:
     """The search backend ``kind`` (players.backend); a missing kernel exits with status 1."""
+    if kind == "auto":
+        check_kernel(["engine"])
     try:
         return backend(kind, hash_mb=hash_mb)
     except ValueError as e:
         raise CliError(str(e), EXIT_FAILURE) from None
+
+
+NOT_BUILT = "the C kernel is not built (no C compiler at install time?)"
+
+
+def kernel_problem() -> str | None:
+    """Why the C kernel cannot be used, in a few words (the kernel's ImportError when it is
+    built but does not load); None when it is built."""
+    why = kernel_missing()
+    if why is None:
+        return None
+    return NOT_BUILT if "is not built" in why else why
+
+
+_noticed: set[str] = set()
+
+
+def check_kernel(players: Iterable[str], backend_kind: str = "auto", prog: str = PROG) -> None:
+    """Before computers play: without the C kernel, one notice line on stderr (once per run)
+    when ``engine`` is among ``players`` on the ``auto`` backend, and a clean error (status 1)
+    for ``mcts`` or the ``kernel`` backend."""
+    why = kernel_problem()
+    if why is None:
+        return
+    kinds = set(players)
+    if "mcts" in kinds:
+        raise CliError(f"mcts needs the C kernel: {why}", EXIT_FAILURE)
+    if "engine" in kinds and backend_kind == "kernel":
+        raise CliError(f"the kernel backend needs the C kernel: {why}", EXIT_FAILURE)
+    if "engine" in kinds and backend_kind == "auto" and prog not in _noticed:
+        _noticed.add(prog)
+        print(f"{prog}: note: {why}: the engine searches in pure Python, slower", file=sys.stderr)
 
 
 # --- pictures -----------------------------------------------------------------------------------

@@ -10,7 +10,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from emergo.cli.common import EXIT_OK, EXIT_USAGE, Parser
+from emergo.cli.common import EXIT_OK, EXIT_USAGE, CliError, Parser, check_kernel
 from emergo.players import BACKENDS, PLAYERS, backend, searcher
 from emergo.protocol import SEED_MAX, EngineSession, serve
 from emergo.search import Searcher
@@ -40,7 +40,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = Parser(
         prog=PROG,
         description="Speaks the emergo engine protocol on stdin/stdout (docs/engine-protocol.md).",
-        epilog="Exit status: 0 ok, 2 usage error.",
+        epilog="Exit status: 0 ok, 1 the C kernel is needed but not built, 2 usage error.",
     )
     parser.add_argument(
         "--backend",
@@ -77,6 +77,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     if player is not None and PLAYERS[player].backend is not None:
         # The engine's search: the session applies the Level option to it.
         kind, player = PLAYERS[player].backend or kind, None
+    try:  # without the C kernel: a notice on stderr, or an error for what needs it
+        check_kernel([player or "engine"], kind, prog=PROG)
+    except CliError as e:
+        print(f"{PROG}: {e}", file=sys.stderr)
+        return e.status
 
     def make(hash_mb: int) -> Searcher:
         values = session.values

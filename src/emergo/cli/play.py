@@ -35,6 +35,7 @@ from emergo.cli.common import (
     EXIT_OK,
     CliError,
     add_common,
+    check_kernel,
     parse_board,
     render,
     search_backend,
@@ -813,6 +814,7 @@ def run(args: argparse.Namespace) -> int:
         raise CliError("use either --position or --load, not both")
     time_control = TimeControl.parse(args.time_control) if args.time_control else None
     kinds = _kinds(args)
+    check_kernel(kinds.values(), args.backend)  # without the kernel: a notice, or an error
     computers = any(kind != HUMAN for kind in kinds.values())
     seed = args.seed if args.seed is not None else random.randrange(1 << 31)
     seats = Seats(kinds, level=args.level, movetime=args.movetime, seed=seed, backend=args.backend)

@@ -1,0 +1,203 @@
+"""Installing without a C compiler (issue 10), and what the sdist and the wheel hold.
+
+Without the extension ``emergo._kernel`` the package still works on its pure-Python
+reference: the tests here take the kernel away in-process (the ``without_kernel``
+fixture) and check the fallbacks and the one-line notices.  tools/no_compiler.sh
+installs the package with no compiler for real and runs the whole suite there.
+
+The packaging test (slow) builds the sdist, checks what it holds, builds the wheel
+from it and smoke-tests that wheel in a fresh virtual environment.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import shutil
+import subprocess
+import sys
+import tarfile
+import zipfile
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+import emergo
+from emergo import Board, players
+from emergo.cli import common, main
+from emergo.cli import engine as engine_cli
+from emergo.pysearch import PythonSearcher
+from emergo.search import Limit
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture
+def without_kernel(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """The package as installed without a C compiler: ``emergo._kernel`` cannot be imported.
+
+    ``emergo.kernel`` and ``emergo.mcts`` are imported anew (and fail) while the test
+    runs; the real modules are put back afterwards.
+    """
+    monkeypatch.setitem(sys.modules, "emergo._kernel", None)  # type: ignore[arg-type]
+    for name in ("kernel", "mcts"):
+        monkeypatch.delitem(sys.modules, f"emergo.{name}", raising=False)
+    for name in ("_kernel", "kernel", "mcts"):
+        monkeypatch.delattr(emergo, name, raising=False)
+    monkeypatch.setattr(common, "_noticed", set())
+    yield
+
+
+def notices(err: str) -> list[str]:
+    return [line for line in err.splitlines() if "C kernel is not built" in line]
+
+
+def test_the_kernel_module_says_why_it_cannot_be_imported(without_kernel: None) -> None:
+    with pytest.raises(ImportError, match=r"not built \(no C compiler") as caught:
+        from emergo import kernel  # noqa: F401
+    assert caught.value.name == "emergo._kernel"
+    assert "is not built" in (players.kernel_missing() or "")
+
+
+def test_rules_and_search_fall_back_to_python(without_kernel: None) -> None:
+    assert isinstance(players.backend("auto"), PythonSearcher)
+    with pytest.raises(ValueError, match="the C kernel is not available"):
+        players.backend("kernel")
+    assert players.count_perft(Board(), 3) == 55172  # emergo.perft
+    assert players.count_divide(Board(), 1) == {str(m): 1 for m in Board().moves()}
+    with pytest.raises(ValueError, match="mcts needs the C kernel"):
+        players.searcher("mcts")
+    assert players.searcher("engine", level=1).search(Board(), Limit(depth=1)).move
+
+
+def test_bench_measures_the_reference_alone_with_a_notice(
+    without_kernel: None, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["bench", "--seconds", "0.05", "--games", "1", "--json"]) == 0
+    out, err = capsys.readouterr()
+    assert notices(err) == [
+        "emergo: note: the C kernel is not built (no C compiler at install time?): "
+        "measuring the reference only"
+    ]
+    assert '"reference"' in out and '"kernel"' not in out
+    for only in ("--kernel-only", "--search", "--check"):
+        assert main(["bench", only]) == 1
+        err = capsys.readouterr().err
+        assert "--reference-only measures the reference alone" in err
+        assert "Traceback" not in err
+
+
+def test_play_and_analyse_say_so_once(
+    without_kernel: None, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("sys.stdin", io.StringIO("hint\n"))
+    args = ["play", "--opponent", "engine", "--level", "1", "--movetime", "0.05", "--no-board"]
+    assert main(args) == 0
+    captured = capsys.readouterr()
+    assert notices(captured.err) == [
+        "emergo: note: the C kernel is not built (no C compiler at install time?): "
+        "the engine searches in pure Python, slower"
+    ]
+    assert "hint: " in captured.out
+    assert main(["play", "--opponent", "mcts"]) == 1
+    assert "mcts needs the C kernel: the C kernel is not built" in capsys.readouterr().err
+    common._noticed.clear()  # a new run of the command
+    assert main(["analyse", "--movetime", "0.05"]) == 0
+    assert len(notices(capsys.readouterr().err)) == 1
+
+
+def test_the_engine_command_says_so_on_stderr(
+    without_kernel: None, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("sys.stdin", io.StringIO("init\nquit\n"))
+    assert engine_cli.main([]) == 0
+    captured = capsys.readouterr()
+    assert "ready" in captured.out
+    assert notices(captured.err) == [
+        "emergo-engine: note: the C kernel is not built (no C compiler at install time?): "
+        "the engine searches in pure Python, slower"
+    ]
+    assert engine_cli.main(["--player", "mcts"]) == 1
+    assert engine_cli.main(["--backend", "kernel"]) == 1
+    assert engine_cli.main(["--backend", "python"]) == 0  # asked for: no notice
+    assert not notices(capsys.readouterr().err.replace("needs the C kernel: the C kernel", ""))
+
+
+# --- the sdist and the wheel --------------------------------------------------------------------
+
+SDIST_MUST_HOLD = [
+    "setup.py",
+    "pyproject.toml",
+    "MANIFEST.in",
+    "README.md",
+    "src/emergo/__init__.py",
+    "src/emergo/_kernel.pyi",
+    "src/emergo/py.typed",
+    "src/emergo/data/eval_weights.txt",
+    "src/emergo/data/openings.txt",
+    "src/emergo/cli/__init__.py",
+]
+
+
+def kernel_sources() -> list[str]:
+    """Every C source and header of the kernel (setup.py's SOURCES and HEADERS use them)."""
+    folder = ROOT / "src" / "emergo" / "_kernel"
+    return sorted(
+        f"src/emergo/_kernel/{p.name}" for p in folder.iterdir() if p.suffix in (".c", ".h")
+    )
+
+
+@pytest.mark.slow
+def test_the_sdist_holds_what_a_build_needs_and_its_wheel_works(tmp_path: Path) -> None:
+    env = {k: v for k, v in os.environ.items() if k not in ("CC", "LDSHARED")}
+    env["EMERGO_REQUIRE_KERNEL"] = "1"  # the wheel must hold the kernel: fail loudly if not
+
+    def run(*command: str | Path) -> subprocess.CompletedProcess[str]:
+        # From tmp_path: a build/ folder in the current directory would shadow `build`.
+        args = [str(word) for word in command]
+        return subprocess.run(args, cwd=tmp_path, env=env, capture_output=True, text=True)
+
+    if run(sys.executable, "-m", "build", "--version").returncode != 0:
+        pytest.skip("the test extra's build package is not installed")
+    dist = tmp_path / "dist"
+    proc = run(sys.executable, "-m", "build", "--sdist", "--outdir", dist, ROOT)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    (sdist,) = dist.glob("emergo-*.tar.gz")
+    with tarfile.open(sdist) as tar:
+        top = sdist.name.removesuffix(".tar.gz")
+        names = {name.removeprefix(f"{top}/") for name in tar.getnames()}
+        tar.extractall(tmp_path / "unpacked", filter="data")
+    missing = [name for name in [*SDIST_MUST_HOLD, *kernel_sources()] if name not in names]
+    assert not missing, f"the sdist lacks {missing}"
+    assert not [name for name in names if name.startswith(("tests/", "build/"))]
+    assert not [name for name in names if name.endswith((".so", ".pyd", ".o"))]
+
+    # The wheel from the sdist (what pip does with an sdist), the C kernel in it.
+    proc = run(
+        sys.executable, "-m", "build", "--wheel", "--outdir", dist, tmp_path / "unpacked" / top
+    )
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    (wheel,) = dist.glob("emergo-*.whl")
+    with zipfile.ZipFile(wheel) as whl:
+        files = set(whl.namelist())
+    for name in ("emergo/py.typed", "emergo/_kernel.pyi", "emergo/data/eval_weights.txt"):
+        assert name in files, f"the wheel lacks {name}"
+    assert any(n.startswith("emergo/_kernel.") and n.endswith((".so", ".pyd")) for n in files)
+    assert not [n for n in files if n.endswith((".c", ".h"))], "C sources in the wheel"
+
+    # Installed in a fresh virtual environment, away from this source tree.
+    venv = tmp_path / "venv"
+    assert run(sys.executable, "-m", "venv", "--without-pip", venv).returncode == 0
+    python = venv / ("Scripts" if os.name == "nt" else "bin") / "python"
+    proc = run(sys.executable, "-m", "pip", "--python", python, "install", "-q", "--no-deps", wheel)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    smoke = "import emergo, emergo.kernel; print(emergo.kernel.perft('w 12/12', 3))"
+    proc = run(python, "-c", smoke)
+    assert proc.stdout == "55172\n", proc.stderr[-2000:]
+    emergo_cmd = shutil.which("emergo", path=str(python.parent))
+    assert emergo_cmd is not None
+    moves = subprocess.run(
+        [emergo_cmd, "moves"], cwd=tmp_path, input="w 12/12\n", capture_output=True, text=True
+    )
+    assert sorted(moves.stdout.split()) == sorted(str(m) for m in Board().moves()), moves.stderr
