@@ -319,19 +319,32 @@ def run(
     kernel_side: bool = True,
     reference_side: bool = True,
     search_depth: int | None = None,
+    progress: Callable[[str], None] | None = None,
 ) -> dict[str, Any]:
-    """The figures asked for; ``search_depth`` adds the search part at that depth."""
+    """The figures asked for; ``search_depth`` adds the search part at that depth.
+
+    ``progress`` hears the name of each part as it is done (``search``, ``kernel``,
+    ``reference``): :func:`parts` tells how many there will be.
+    """
+
+    def done(part: str) -> None:
+        if progress is not None:
+            progress(part)
+
     report: dict[str, Any] = {"variant": variant, "seconds": seconds}
     if search_depth is not None:
         report["search"] = measure_search(search_depth)
+        done("search")
     if not (kernel_side or reference_side):
         return report
     positions = sample_positions(variant, seed)
     report["positions"] = len(positions)
     if kernel_side:
         report["kernel"] = measure_kernel(variant, positions, seconds, games, seed)
+        done("kernel")
     if reference_side:
         report["reference"] = measure_reference(variant, positions, seconds, games, seed)
+        done("reference")
     if kernel_side and reference_side:
         report["ratio"] = {key: report["kernel"][key] / report["reference"][key] for _, key in ROWS}
     if kernel_side:
@@ -342,6 +355,11 @@ def run(
         targets = report.setdefault("targets", {})
         targets["search_nps_met"] = report["search"]["nodes_per_s"] >= TARGET_SEARCH_NPS
     return report
+
+
+def parts(*, kernel_side: bool, reference_side: bool, search: bool) -> int:
+    """How many parts :func:`run` measures with these settings (for a progress bar)."""
+    return int(kernel_side) + int(reference_side) + int(search)
 
 
 def main(argv: list[str] | None = None) -> int:
