@@ -334,13 +334,16 @@ class Progress:
         unit: str = "",
         enabled: bool = True,
         delay: float = 1.0,
+        interval: float = 0.0,
         stream: TextIO | None = None,
     ) -> None:
         self.stream = stream or sys.stderr
         self.enabled = enabled
         self.desc, self.total, self.unit, self.delay = desc, total, unit, delay
+        self.interval = interval  # plain lines: at most one each interval seconds
         self.done = 0
         self.started = time.monotonic()
+        self._last_line = -math.inf
         self.bar = None
         if enabled and _isatty(self.stream):
             from tqdm import tqdm  # imported only where a bar is drawn
@@ -361,10 +364,18 @@ class Progress:
             if status:
                 self.bar.set_postfix_str(status, refresh=False)
             self.bar.update(n)
-        elif self.enabled and time.monotonic() - self.started >= self.delay:
+        elif self.enabled and self._due():
             of = f"/{self.total}" if self.total is not None else ""
             unit = f" {self.unit}" if self.unit else ""
             self._line(f"{self.desc}: {self.done}{of}{unit}" + (f"  {status}" if status else ""))
+
+    def _due(self) -> bool:
+        now = time.monotonic()
+        last = self.done == self.total  # the last update always shows
+        if now - self.started < self.delay or (now - self._last_line < self.interval and not last):
+            return False
+        self._last_line = now
+        return True
 
     def note(self, line: str) -> None:
         if not self.enabled:
