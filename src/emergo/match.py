@@ -283,6 +283,9 @@ def load_openings(path: str | Path | None = None, *, variant: str | None = None)
         text = path.read_text(encoding="utf-8")
     except OSError as e:
         raise ValueError(f"cannot read openings file {str(path)!r}: {e.strerror}") from None
+    except UnicodeDecodeError as e:
+        line = e.object[: e.start].count(b"\n") + 1
+        raise ValueError(f"openings file {str(path)!r}, line {line}: not UTF-8 text") from None
     openings = parse_openings(text, source=str(path), variant=variant)
     if not openings:
         raise ValueError(f"openings file {str(path)!r} holds no opening")
@@ -336,8 +339,11 @@ def parse_tc(text: str) -> tuple[float, float]:
         values = (float(base), float(inc) if inc else 0.0)
     except ValueError:
         raise ValueError(f"tc={text!r}: expected seconds as base+increment, e.g. 10+0.1") from None
-    if values[0] <= 0 or values[1] < 0 or not all(math.isfinite(v) for v in values):
-        raise ValueError(f"tc={text!r}: the base must be > 0 and the increment >= 0")
+    if not (0 < values[0] <= SECONDS_MAX and 0 <= values[1] <= SECONDS_MAX):  # nan fails too
+        raise ValueError(
+            f"tc={text[:40]!r}: the base must be > 0 and the increment >= 0, "
+            f"both at most {SECONDS_MAX:g} seconds"
+        )
     return values
 
 

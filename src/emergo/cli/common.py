@@ -356,6 +356,10 @@ class Progress:
                 delay=delay,
                 leave=False,
                 dynamic_ncols=True,
+                # Without a total there is no bar to draw: the count, the time, the status.
+                bar_format=None
+                if total is not None
+                else "{desc}: {n_fmt}{unit} [{elapsed}]{postfix}",
             )
 
     def update(self, n: int = 1, status: str = "") -> None:
