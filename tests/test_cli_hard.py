@@ -169,6 +169,18 @@ def test_api_numbers_raise_value_errors_not_overflow() -> None:
         backend(hash_mb=10**20)
     with pytest.raises(ValueError, match="hash_mb"):
         backend("python", hash_mb=0)
+    from emergo.search import Limit
+
+    for field, bad in (("nodes", 2**64 + 1), ("depth", 2**31), ("time", 1e300), ("wtime", 10**20)):
+        with pytest.raises(ValueError, match=field):
+            Limit(**{field: bad})
+
+
+def test_the_search_bounds_are_the_kernels() -> None:
+    c = pytest.importorskip("emergo._kernel")
+    from emergo.search import DEPTH_MAX, MULTIPV_MAX
+
+    assert (c.MAX_DEPTH, c.MAX_MULTIPV) == (DEPTH_MAX, MULTIPV_MAX)
 
 
 # --- the commands as a user runs them ----------------------------------------------------------
@@ -232,6 +244,17 @@ def test_ctrl_c_stops_infinite_analysis_with_the_best_line() -> None:
     assert "Traceback" not in err
     assert out.splitlines()[0].startswith("depth 1 ")  # each iteration as it completed
     assert "evaluation:" in out and " 1. " in out  # then the best line so far
+
+
+@pytest.mark.slow
+def test_ctrl_c_stops_a_match_with_the_summary_of_its_games() -> None:
+    args = ["match", "-e", "random", "-e", "greedy", "-n", "400", "--no-records", "-q"]
+    status, out, err, took = interrupt(args, after=4.0)
+    assert status == 130, err
+    assert took < 10.0
+    assert "Traceback" not in err
+    assert out.startswith(("2 games", "4 games", "6 games", "8 games")) or " games in " in out
+    assert err.splitlines()[-1].startswith("emergo match: match interrupted after ")
 
 
 def test_analyse_infinite_goes_alone() -> None:

@@ -12,6 +12,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
+from emergo.search import DEPTH_MAX as DEPTH_MAX
+from emergo.search import MOVES_TO_GO_MAX as MOVES_TO_GO_MAX
+from emergo.search import MULTIPV_MAX as MULTIPV_MAX
+from emergo.search import NODES_MAX as NODES_MAX
+from emergo.search import SECONDS_MAX as SECONDS_MAX
 from emergo.search import Limit
 
 _SPECIAL = set(' \t"\\=')
@@ -106,18 +111,9 @@ class ProtocolError(ValueError):
 
 # --- the bounds of the numbers a search is given ----------------------------------------------
 # One set, used by the protocol (``go``, ``level``, the options) and by the command line
-# (``emergo analyse --depth``, ``emergo-engine``): what one accepts, the other does.
+# (``emergo analyse --depth``, ``emergo-engine``): what one accepts, the other does.  Those of
+# a search limit are emergo.search's (Limit checks them), re-exported here.
 
-DEPTH_MAX = 100
-"""Plies a search may be asked for (the C kernel's ``MAX_DEPTH``: deeper is never reached)."""
-NODES_MAX = 10**15
-"""Nodes a search may be asked for (days of search; far inside every counter of the kernel)."""
-SECONDS_MAX = 7 * 24 * 3600.0
-"""Seconds a move time or a clock may hold (a week)."""
-MULTIPV_MAX = 64
-"""Best lines a search may be asked for (the C kernel's ``MAX_MULTIPV``)."""
-MOVES_TO_GO_MAX = 10_000
-"""Moves until the next time control."""
 SEED_MAX = 2**31 - 1
 """Random seeds are 0..SEED_MAX."""
 
