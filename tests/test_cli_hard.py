@@ -366,10 +366,13 @@ def test_match_reports_each_game_when_not_a_terminal(tmp_path: Path) -> None:
 def test_bench_shows_each_part_as_it_is_done() -> None:
     proc = run("bench", "--seconds", "0.05", "--games", "2", "--depth", "2")
     assert proc.returncode == 0, proc.stderr
+    from emergo.bench import SEARCH_POSITIONS
+
+    n = len(SEARCH_POSITIONS)
     assert proc.stderr.splitlines() == [
-        "bench: 1/3 parts  search done",
-        "bench: 2/3 parts  kernel done",
-        "bench: 3/3 parts  reference done",
+        *(f"bench: {i}/{n + 2} parts  search: position {i} done" for i in range(1, n + 1)),
+        f"bench: {n + 1}/{n + 2} parts  kernel done",
+        f"bench: {n + 2}/{n + 2} parts  reference done",
     ]
     quiet = run("bench", "--seconds", "0.05", "--games", "2", "--depth", "2", "-q")
     assert quiet.stderr == ""

@@ -214,15 +214,19 @@ def measure_kernel(
 # --- the search -----------------------------------------------------------------------------
 
 
-def measure_search(depth: int = SEARCH_DEPTH) -> dict[str, Any]:
-    """Search every suite position to ``depth`` with a fresh table; nodes, time, signature."""
+def measure_search(
+    depth: int = SEARCH_DEPTH, progress: Callable[[str], None] | None = None
+) -> dict[str, Any]:
+    """Search every suite position to ``depth`` with a fresh table; nodes, time, signature.
+
+    ``progress`` hears ``search: position N`` as each position is done."""
     from emergo import kernel
     from emergo.search import Limit
 
     searcher = kernel.Searcher(hash_mb=16)
     rows: list[dict[str, Any]] = []
     nodes, seconds = 0, 0.0
-    for position in SEARCH_POSITIONS:
+    for number, position in enumerate(SEARCH_POSITIONS, 1):
         searcher.clear()
         result = searcher.search(Board(position), Limit(depth=depth))
         info = result.infos[0]
@@ -238,6 +242,8 @@ def measure_search(depth: int = SEARCH_DEPTH) -> dict[str, Any]:
                 "score": str(info.score),
             }
         )
+        if progress is not None:
+            progress(f"search: position {number}")
     return {
         "depth": depth,
         "signature": nodes,
@@ -323,8 +329,8 @@ def run(
 ) -> dict[str, Any]:
     """The figures asked for; ``search_depth`` adds the search part at that depth.
 
-    ``progress`` hears the name of each part as it is done (``search``, ``kernel``,
-    ``reference``): :func:`parts` tells how many there will be.
+    ``progress`` hears the name of each part as it is done (``search: position N`` for
+    each search position, ``kernel``, ``reference``): :func:`parts` tells how many.
     """
 
     def done(part: str) -> None:
@@ -333,8 +339,7 @@ def run(
 
     report: dict[str, Any] = {"variant": variant, "seconds": seconds}
     if search_depth is not None:
-        report["search"] = measure_search(search_depth)
-        done("search")
+        report["search"] = measure_search(search_depth, progress)
     if not (kernel_side or reference_side):
         return report
     positions = sample_positions(variant, seed)
@@ -359,7 +364,7 @@ def run(
 
 def parts(*, kernel_side: bool, reference_side: bool, search: bool) -> int:
     """How many parts :func:`run` measures with these settings (for a progress bar)."""
-    return int(kernel_side) + int(reference_side) + int(search)
+    return int(kernel_side) + int(reference_side) + (len(SEARCH_POSITIONS) if search else 0)
 
 
 def main(argv: list[str] | None = None) -> int:

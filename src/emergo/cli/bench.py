@@ -116,6 +116,7 @@ def run(args: argparse.Namespace) -> int:
     depth = args.depth if kernel_side and not args.no_search else None
     total = parts(**sides, search=depth is not None)
     with Progress("bench", total, unit="parts", enabled=not args.quiet, delay=0.0) as bar:
+        # (a part: each search position, then the kernel's figures, then the reference's)
         work = partial(
             measure,
             args.variant,
