@@ -156,3 +156,44 @@ def test_each_command_line_of_the_docs_parses(page: str, line: str) -> None:
             if builtin is not None:  # the built-in engine's options and their bounds
                 assert name.lower() in OPTIONS, (page, line, name)
                 OPTIONS[name.lower()].text(value)
+
+
+def _shown_outputs() -> list[tuple[str, str, list[str]]]:
+    """``(file, command line, output lines)`` of each ``$ emergo`` example followed by output."""
+    found = []
+    for path in DOCS:
+        lines = path.read_text(encoding="utf-8").splitlines()
+        for i, line in enumerate(lines):
+            if not line.startswith("    $ emergo "):
+                continue
+            out = []
+            for following in lines[i + 1 :]:
+                if not following.startswith("    ") or following.startswith("    $ "):
+                    break
+                out.append(following[4:])
+            found.append((path.name, line[6:], out))
+    return found
+
+
+RUNNABLE = {"analyse": "--depth"}
+"""Commands whose shown output the program gives again: a depth-bound analysis (fresh tables,
+one thread) is the same on every machine but for the time it takes."""
+
+
+@pytest.mark.parametrize(("page", "line", "shown"), _shown_outputs(), ids=lambda x: str(x)[:50])
+def test_each_shown_output_is_what_the_command_prints(
+    page: str, line: str, shown: list[str]
+) -> None:
+    argv = shlex.split(line)[1:]
+    if not (argv[0] in RUNNABLE and RUNNABLE[argv[0]] in argv and "--record" not in argv):
+        pytest.skip("timed, or it needs a file the docs only describe: parsed above")
+    pytest.importorskip("emergo._kernel", reason="the docs show the C kernel's search")
+    proc = subprocess.run(
+        [sys.executable, "-m", "emergo", *argv, "-q"], capture_output=True, text=True, timeout=120
+    )
+    assert proc.returncode == 0, proc.stderr
+
+    def masked(lines: list[str]) -> list[str]:
+        return [re.sub(r"time [0-9.]+ s", "time T s", x) for x in lines]
+
+    assert masked(proc.stdout.splitlines()) == masked(shown), (page, line)
