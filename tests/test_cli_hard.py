@@ -444,3 +444,13 @@ def test_help_of_every_command_and_emergo_help(capsys: pytest.CaptureFixture[str
     assert capsys.readouterr().out.startswith("usage: emergo perft")
     assert cli_main(["help"]) == 0
     assert "COMMAND" in capsys.readouterr().out
+
+
+def test_a_line_of_megabytes_is_split_at_once() -> None:
+    from emergo.wire import split_line
+
+    for line in ('pos moves="' + "d4 " * 1_000_000 + '"', "x " * 1_000_000, '"\\"' * 1_000_000):
+        start = time.monotonic()
+        split_line(line)
+        assert time.monotonic() - start < 2.0
+    assert split_line('a "b c\\" d" e\\f "g\\\\" "open') == ["a", 'b c" d', "e\\f", "g\\", "open"]

@@ -9,6 +9,7 @@ the client :mod:`emergo.engine`; neither imports the other.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
@@ -22,34 +23,44 @@ from emergo.search import Limit
 _SPECIAL = set(' \t"\\=')
 
 
+_TOKEN = re.compile(r'(?:"(?:[^"\\]++|\\.|\\$)*+"?|[^ \t\r\n"]++)++', re.S)
+"""A token: unquoted characters and quoted parts (possessive: no backtracking, linear time)."""
+
+
+def _unquoted(token: str) -> str:
+    """A token with its quotes removed and the escapes inside them resolved."""
+    if '"' not in token:
+        return token
+    if "\\" not in token:
+        return token.replace('"', "")
+    out: list[str] = []
+    i, n = 0, len(token)
+    while i < n:
+        if token[i] != '"':
+            out.append(token[i])
+            i += 1
+            continue
+        i += 1
+        while i < n and token[i] != '"':
+            if token[i] == "\\" and i + 1 < n:
+                i += 1
+            out.append(token[i])
+            i += 1
+        i += 1  # the closing quote
+    return "".join(out)
+
+
 def split_line(line: str) -> list[str]:
     """The tokens of a line: words, ``key=value`` and ``key="quoted value"`` (quotes removed).
 
     Inside quotes ``\\"`` is a quote and ``\\\\`` a backslash; an unterminated quote
-    runs to the end of the line.
+    runs to the end of the line.  The engine splits every line it is sent, so this takes
+    linear time with a small constant (a line of megabytes: a fraction of a second).
+
+    >>> split_line('pos pos="b 11/12 d4:w" moves="e5 \\\\"x\\\\"" flag')
+    ['pos', 'pos=b 11/12 d4:w', 'moves=e5 "x"', 'flag']
     """
-    tokens: list[str] = []
-    i, n = 0, len(line)
-    while i < n:
-        if line[i] in " \t\r\n":
-            i += 1
-            continue
-        buf: list[str] = []
-        while i < n and line[i] not in " \t\r\n":
-            c = line[i]
-            if c == '"':
-                i += 1
-                while i < n and line[i] != '"':
-                    if line[i] == "\\" and i + 1 < n:
-                        i += 1
-                    buf.append(line[i])
-                    i += 1
-                i += 1  # the closing quote
-                continue
-            buf.append(c)
-            i += 1
-        tokens.append("".join(buf))
-    return tokens
+    return [_unquoted(token) for token in _TOKEN.findall(line)]
 
 
 def parse_line(line: str) -> tuple[str, dict[str, str]]:
