@@ -454,3 +454,12 @@ def test_a_line_of_megabytes_is_split_at_once() -> None:
         split_line(line)
         assert time.monotonic() - start < 2.0
     assert split_line('a "b c\\" d" e\\f "g\\\\" "open') == ["a", 'b c" d', "e\\f", "g\\", "open"]
+
+
+@pytest.mark.parametrize(
+    "words", ["elo0=nan elo1=5", "elo0=0 elo1=inf", "alpha=2", "elo0=x", "beta=nan", "elo1=1e400"]
+)
+def test_sprt_settings_are_range_checked(words: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli_main(["match", "-e", "random", "-e", "greedy", "--sprt", words]) == 2
+    err = capsys.readouterr().err
+    assert "argument --sprt" in err.splitlines()[-1] and "Traceback" not in err

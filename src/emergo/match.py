@@ -54,6 +54,8 @@ CONCURRENCY_MAX = 64
 """Games at once."""
 PLIES_MAX = 100_000
 """The longest ``max_plies`` and the other ply and move counts of :class:`Adjudication`."""
+ELO_MAX = 2000
+"""SPRT's hypotheses are Elo differences within +-ELO_MAX."""
 SCORE_MAX = 100_000
 """The largest adjudication threshold in centi-men (a thousand men: beyond any evaluation)."""
 
@@ -190,6 +192,11 @@ class SPRT:
     beta: float = 0.05
 
     def __post_init__(self) -> None:
+        for name in ("elo0", "elo1"):
+            if not -ELO_MAX <= getattr(self, name) <= ELO_MAX:  # nan and inf fail too
+                raise ValueError(
+                    f"SPRT {name} must be in -{ELO_MAX}..{ELO_MAX}, not {getattr(self, name)}"
+                )
         if not self.elo0 < self.elo1:
             raise ValueError(f"SPRT needs elo0 < elo1, not {self.elo0} and {self.elo1}")
         for name in ("alpha", "beta"):
