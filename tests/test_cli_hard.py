@@ -364,6 +364,7 @@ def test_match_reports_each_game_when_not_a_terminal(tmp_path: Path) -> None:
 
 
 def test_bench_shows_each_part_as_it_is_done() -> None:
+    pytest.importorskip("emergo._kernel", reason="bench measures the C kernel")
     proc = run("bench", "--seconds", "0.05", "--games", "2", "--depth", "2")
     assert proc.returncode == 0, proc.stderr
     from emergo.bench import SEARCH_POSITIONS
@@ -418,17 +419,15 @@ def test_engine_version_and_help() -> None:
     assert run("--help", module="emergo.cli.engine").returncode == 0
 
 
-def test_simple_engine_starts_the_installed_engine_by_default() -> None:
+def test_simple_engine_starts_the_installed_engine_by_default(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     from emergo.engine import SimpleEngine
     from emergo.search import Limit
 
-    env_path = os.environ.get("PATH", "")
-    os.environ["PATH"] = ""  # not on PATH: an unactivated venv
-    try:
-        with SimpleEngine.popen() as engine:
-            move = engine.play(Board(), Limit(depth=1)).move
-    finally:
-        os.environ["PATH"] = env_path
+    monkeypatch.setenv("PATH", "")  # emergo-engine is not on PATH: an unactivated venv
+    with SimpleEngine.popen() as engine:
+        move = engine.play(Board(), Limit(depth=1)).move
     assert move is not None and move in Board().legal_moves
 
 
