@@ -24,7 +24,7 @@ from dataclasses import dataclass, field, replace
 from emergo.board import WHITE, Board, Color, Move
 from emergo.geometry import Names
 from emergo.record import Game
-from emergo.search import InfoCallback, Limit, Score, Searcher, SearchInfo
+from emergo.search import MULTIPV_MAX, InfoCallback, Limit, Score, Searcher, SearchInfo
 
 MARKS: tuple[tuple[int, str, str], ...] = (
     (300, "??", "blunder"),
@@ -126,8 +126,8 @@ def analyse_position(
     """
     if isinstance(multipv, bool) or not isinstance(multipv, int):
         raise TypeError(f"multipv must be an int, not {type(multipv).__name__}")
-    if multipv < 1:
-        raise ValueError(f"multipv must be at least 1, not {multipv}")
+    if not 1 <= multipv <= MULTIPV_MAX:
+        raise ValueError(f"multipv must be in 1..{MULTIPV_MAX}, not {multipv}")
     if board.outcome() is not None:
         return ()
     scratch = board.copy()
