@@ -40,7 +40,7 @@ def run(*args: str, stdin: str = "", timeout: float = 120) -> subprocess.Complet
 def assert_clean_error(proc: subprocess.CompletedProcess[str], status: int) -> None:
     assert proc.returncode == status, proc.stderr
     assert "Traceback" not in proc.stderr
-    assert proc.stderr.splitlines()[-1].startswith("emergo: ")
+    assert re.match(r"emergo( \w+)?: ", proc.stderr.splitlines()[-1]), proc.stderr
 
 
 # --- moves --------------------------------------------------------------------------------------

@@ -49,7 +49,7 @@ def test_score_parse_rejects_junk() -> None:
 
 
 def test_limit_rejects_bad_values() -> None:
-    with pytest.raises(ValueError, match="depth must be a positive integer"):
+    with pytest.raises(ValueError, match=r"depth must be an integer in 1\.\.100"):
         Limit(depth=0)
     with pytest.raises(ValueError, match="time must be a number of seconds"):
         Limit(time=-1)

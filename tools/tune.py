@@ -37,8 +37,16 @@ from pathlib import Path
 
 from emergo import kernel
 from emergo.board import Board
-from emergo.match import load_openings
+from emergo.cli.common import EXIT_INTERRUPTED, Progress, int_range, seconds
+from emergo.match import PLIES_MAX, load_openings
 from emergo.search import Limit
+from emergo.wire import NODES_MAX, SEED
+
+
+def _bar(desc: str, total: int, unit: str) -> Progress:
+    """Progress on standard error: a live bar on a terminal, else a line each 5 s."""
+    return Progress(desc, total, unit=unit, delay=0.0, interval=5.0)
+
 
 FIXED = ("men",)
 """Terms held at their current weight (the scale of the evaluation)."""
@@ -52,8 +60,8 @@ def self_play(
     searcher = kernel.Searcher(hash_mb=8, weights=weights)
     limit = Limit(nodes=nodes)
     data: list[tuple[list[int], float]] = []
-    start = time.monotonic()
-    for game in range(games):
+    bar = _bar("self-play", games, "games")
+    for _game in range(games):
         board = Board()
         for _ in range(rng.randint(2, 8)):  # a random opening of entries
             board.push(rng.choice(board.moves()))
@@ -71,9 +79,8 @@ def self_play(
         for row, (_, turn) in zip(features, positions, strict=True):
             label = 0.5 if winner is None else 1.0 if winner == turn else 0.0
             data.append((row, label))
-        if (game + 1) % 50 == 0:
-            rate = (game + 1) / (time.monotonic() - start)
-            print(f"  {game + 1} games, {len(data)} positions, {rate:.1f} games/s", flush=True)
+        bar.update(1, f"{len(data)} positions")
+    bar.close()
     return data
 
 
@@ -129,6 +136,7 @@ def fit_weights(
     lr, b1, b2 = 1.0, 0.9, 0.999
     sparse = [[(i, fi) for i, fi in enumerate(f) if fi] for f, _ in data]
     labels = [r for _, r in data]
+    bar = _bar("fit", epochs, "epochs")
     for t in range(1, epochs + 1):
         grad = [0.0] * n
         for f, r in zip(sparse, labels, strict=True):
@@ -144,8 +152,8 @@ def fit_weights(
             v[i] = b2 * v[i] + (1 - b2) * grad[i] ** 2
             mh, vh = m[i] / (1 - b1**t), v[i] / (1 - b2**t)
             w[i] -= lr * mh / (math.sqrt(vh) + 1e-12)
-        if t % 50 == 0:
-            print(f"  epoch {t}: loss {loss(data, w, k):.5f}", flush=True)
+        bar.update(1, f"loss {loss(data, w, k):.5f}" if t % 10 == 0 or t == epochs else "")
+    bar.close()
     return w
 
 
@@ -180,21 +188,41 @@ def check(new: dict[str, int], old: dict[str, int], pairs: int, nodes: int, plie
     openings = load_openings()
     limit = Limit(nodes=nodes)
     points = 0.0
+    bar = _bar("check", pairs, "pairs")
     for i in range(pairs):
         points += play_pair(a, b, openings[i % len(openings)].moves, limit, plies)
+        bar.update(1, f"tuned {points / (2 * (i + 1)):.3f}")
+    bar.close()
     return points / (2 * pairs)
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--weights", type=Path, help="start weights (default: the shipped file)")
-    parser.add_argument("--games", type=int, default=1500, help="self-play games (default 1500)")
-    parser.add_argument("--nodes", type=int, default=4000, help="nodes a move (default 4000)")
-    parser.add_argument("--max-plies", type=int, default=300, help="game length cap (draw)")
-    parser.add_argument("--epochs", type=int, default=200, help="Adam iterations (default 200)")
-    parser.add_argument("--pull", type=float, default=1e-2, help="pull to the start weights")
-    parser.add_argument("--check", type=int, default=100, metavar="PAIRS", help="check pairs")
-    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--games", type=int_range(1, 10**7), default=1500, help="self-play games (default 1500)"
+    )
+    parser.add_argument(
+        "--nodes", type=int_range(1, NODES_MAX), default=4000, help="nodes a move (default 4000)"
+    )
+    parser.add_argument(
+        "--max-plies", type=int_range(1, PLIES_MAX), default=300, help="game length cap (draw)"
+    )
+    parser.add_argument(
+        "--epochs", type=int_range(1, 10**6), default=200, help="Adam iterations (default 200)"
+    )
+    # (seconds() is a finite number in a range; the pull is no time, but the check is the same)
+    parser.add_argument(
+        "--pull", type=seconds(0, 1e6), default=1e-2, help="pull to the start weights (0..1e6)"
+    )
+    parser.add_argument(
+        "--check",
+        type=int_range(0, 10**6),
+        default=100,
+        metavar="PAIRS",
+        help="check pairs (0: no check)",
+    )
+    parser.add_argument("--seed", type=int_range(0, SEED.max or 0), default=1)
     parser.add_argument("--out", type=Path, default=kernel.WEIGHTS_FILE)
     parser.add_argument("--write", action="store_true", help="write the tuned weights to --out")
     args = parser.parse_args(argv)
@@ -242,4 +270,8 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    try:
+        sys.exit(main())
+    except KeyboardInterrupt:
+        print("\ntune: interrupted: nothing written", file=sys.stderr)
+        sys.exit(EXIT_INTERRUPTED)

@@ -17,13 +17,14 @@ The terminal reports of ``emergo analyse`` are made in :mod:`emergo.cli.analyse`
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 from emergo.board import WHITE, Board, Color, Move
 from emergo.geometry import Names
 from emergo.record import Game
-from emergo.search import Limit, Score, Searcher, SearchInfo
+from emergo.search import MULTIPV_MAX, InfoCallback, Limit, Score, Searcher, SearchInfo
 
 MARKS: tuple[tuple[int, str, str], ...] = (
     (300, "??", "blunder"),
@@ -105,7 +106,13 @@ def earlier(score: Score, plies: int) -> Score:
 
 
 def analyse_position(
-    board: Board, searcher: Searcher, limit: Limit, *, multipv: int = 1
+    board: Board,
+    searcher: Searcher,
+    limit: Limit,
+    *,
+    multipv: int = 1,
+    on_info: InfoCallback | None = None,
+    stop: threading.Event | None = None,
 ) -> tuple[SearchInfo, ...]:
     """The best ``multipv`` lines of the position (scores for the player to move), best first.
 
@@ -113,10 +120,14 @@ def analyse_position(
     legal one, as in a capture sequence, R8) is played through first: a timed search
     answers a forced move at once, without looking at what it leads to, so the
     position where there is a choice again (or the end of the game) is searched and
-    its line is given with the forced moves in front.
+    its line is given with the forced moves in front.  ``on_info`` hears each line as
+    the search finds it (as it will be returned: forced moves in front), and setting
+    ``stop`` ends the search with what it has (:class:`~emergo.search.Searcher`).
     """
-    if multipv < 1:
-        raise ValueError(f"multipv must be at least 1, not {multipv}")
+    if isinstance(multipv, bool) or not isinstance(multipv, int):
+        raise TypeError(f"multipv must be an int, not {type(multipv).__name__}")
+    if not 1 <= multipv <= MULTIPV_MAX:
+        raise ValueError(f"multipv must be in 1..{MULTIPV_MAX}, not {multipv}")
     if board.outcome() is not None:
         return ()
     scratch = board.copy()
@@ -128,17 +139,24 @@ def analyse_position(
         forced.append(moves[0])
         scratch.push(moves[0])
     if not forced:
-        result = searcher.search(board, limit, multipv=multipv)
+        result = searcher.search(board, limit, multipv=multipv, on_info=on_info, stop=stop)
         return tuple(sorted(result.infos, key=lambda info: info.multipv))
     n = len(forced)
     final = final_score(scratch)
     if final is not None:
         return (SearchInfo(depth=n, score=earlier(final, n), pv=tuple(forced)),)
-    infos = analyse_position(scratch, searcher, limit)
+
+    def through(info: SearchInfo) -> SearchInfo:
+        return replace(info, score=earlier(info.score, n), pv=(*forced, *info.pv), multipv=1)
+
+    def hear(info: SearchInfo) -> None:
+        if on_info is not None and info.multipv == 1:
+            on_info(through(info))
+
+    infos = analyse_position(scratch, searcher, limit, on_info=hear, stop=stop)
     if not infos:
         return ()
-    best = infos[0]
-    return (replace(best, score=earlier(best.score, n), pv=(*forced, *best.pv), multipv=1),)
+    return (through(infos[0]),)
 
 
 def line_text(board: Board, pv: tuple[Move, ...], names: Names = "oblique") -> str:

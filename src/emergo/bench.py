@@ -212,15 +212,19 @@ def measure_kernel(
 # --- the search -----------------------------------------------------------------------------
 
 
-def measure_search(depth: int = SEARCH_DEPTH) -> dict[str, Any]:
-    """Search every suite position to ``depth`` with a fresh table; nodes, time, signature."""
+def measure_search(
+    depth: int = SEARCH_DEPTH, progress: Callable[[str], None] | None = None
+) -> dict[str, Any]:
+    """Search every suite position to ``depth`` with a fresh table; nodes, time, signature.
+
+    ``progress`` hears ``search: position N`` as each position is done."""
     from emergo import kernel
     from emergo.search import Limit
 
     searcher = kernel.Searcher(hash_mb=16)
     rows: list[dict[str, Any]] = []
     nodes, seconds = 0, 0.0
-    for position in SEARCH_POSITIONS:
+    for number, position in enumerate(SEARCH_POSITIONS, 1):
         searcher.clear()
         result = searcher.search(Board(position), Limit(depth=depth))
         info = result.infos[0]
@@ -236,6 +240,8 @@ def measure_search(depth: int = SEARCH_DEPTH) -> dict[str, Any]:
                 "score": str(info.score),
             }
         )
+        if progress is not None:
+            progress(f"search: position {number}")
     return {
         "depth": depth,
         "signature": nodes,
@@ -317,19 +323,31 @@ def run(
     kernel_side: bool = True,
     reference_side: bool = True,
     search_depth: int | None = None,
+    progress: Callable[[str], None] | None = None,
 ) -> dict[str, Any]:
-    """The figures asked for; ``search_depth`` adds the search part at that depth."""
+    """The figures asked for; ``search_depth`` adds the search part at that depth.
+
+    ``progress`` hears the name of each part as it is done (``search: position N`` for
+    each search position, ``kernel``, ``reference``): :func:`parts` tells how many.
+    """
+
+    def done(part: str) -> None:
+        if progress is not None:
+            progress(part)
+
     report: dict[str, Any] = {"variant": variant, "seconds": seconds}
     if search_depth is not None:
-        report["search"] = measure_search(search_depth)
+        report["search"] = measure_search(search_depth, progress)
     if not (kernel_side or reference_side):
         return report
     positions = sample_positions(variant, seed)
     report["positions"] = len(positions)
     if kernel_side:
         report["kernel"] = measure_kernel(variant, positions, seconds, games, seed)
+        done("kernel")
     if reference_side:
         report["reference"] = measure_reference(variant, positions, seconds, games, seed)
+        done("reference")
     if kernel_side and reference_side:
         report["ratio"] = {key: report["kernel"][key] / report["reference"][key] for _, key in ROWS}
     if kernel_side:
@@ -340,3 +358,8 @@ def run(
         targets = report.setdefault("targets", {})
         targets["search_nps_met"] = report["search"]["nodes_per_s"] >= TARGET_SEARCH_NPS
     return report
+
+
+def parts(*, kernel_side: bool, reference_side: bool, search: bool) -> int:
+    """How many parts :func:`run` measures with these settings (for a progress bar)."""
+    return int(kernel_side) + int(reference_side) + (len(SEARCH_POSITIONS) if search else 0)

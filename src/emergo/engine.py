@@ -18,6 +18,7 @@ import contextlib
 import queue
 import shlex
 import subprocess
+import sys
 import threading
 import time
 from collections import deque
@@ -93,6 +94,11 @@ _DEFAULT = _Default()
 _EOF = None
 
 
+DEFAULT_COMMAND = (sys.executable, "-m", "emergo.cli.engine")
+"""The built-in engine (``emergo-engine``) run by this very Python: :meth:`SimpleEngine.popen`'s
+default command."""
+
+
 class SimpleEngine:
     """A synchronous handle on an engine process.  Use :meth:`popen` to start one."""
 
@@ -129,17 +135,21 @@ class SimpleEngine:
     @classmethod
     def popen(
         cls,
-        command: list[str] | str,
+        command: list[str] | str | None = None,
         *,
         timeout: float | None = 10.0,
         cwd: str | None = None,
     ) -> SimpleEngine:
         """Start an engine and do the handshake; ``command`` is an argv list or a shell-like line.
 
+        Without ``command``: this package's own engine (:data:`DEFAULT_COMMAND`, the
+        ``emergo-engine`` of this Python, found without PATH, so an unactivated venv works).
         Raises :class:`EngineError` when the command cannot be started and
         :class:`EngineTimeoutError` / :class:`EngineTerminatedError` when it does
         not complete the handshake.
         """
+        if command is None:
+            command = list(DEFAULT_COMMAND)
         argv = shlex.split(command) if isinstance(command, str) else list(command)
         if not argv:
             raise EngineError("empty engine command")
@@ -484,7 +494,7 @@ class ProtocolSearcher:
     @classmethod
     def popen(
         cls,
-        command: list[str] | str,
+        command: list[str] | str | None = None,
         *,
         timeout: float | None = 10.0,
         options: Mapping[str, object] | None = None,

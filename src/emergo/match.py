@@ -31,7 +31,7 @@ import shlex
 import sys
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TextIO
@@ -46,6 +46,18 @@ from emergo.engine import (
 )
 from emergo.players import PLAYERS
 from emergo.search import Limit, Score
+from emergo.wire import DEPTH_MAX, NODES_MAX, SECONDS_MAX
+
+GAMES_MAX = 1_000_000
+"""Games per pairing a match may ask for (the schedule is made as the games are played)."""
+CONCURRENCY_MAX = 64
+"""Games at once."""
+PLIES_MAX = 100_000
+"""The longest ``max_plies`` and the other ply and move counts of :class:`Adjudication`."""
+ELO_MAX = 2000
+"""SPRT's hypotheses are Elo differences within +-ELO_MAX."""
+SCORE_MAX = 100_000
+"""The largest adjudication threshold in centi-men (a thousand men: beyond any evaluation)."""
 
 # --- statistics -------------------------------------------------------------------------------
 
@@ -180,6 +192,11 @@ class SPRT:
     beta: float = 0.05
 
     def __post_init__(self) -> None:
+        for name in ("elo0", "elo1"):
+            if not -ELO_MAX <= getattr(self, name) <= ELO_MAX:  # nan and inf fail too
+                raise ValueError(
+                    f"SPRT {name} must be in -{ELO_MAX}..{ELO_MAX}, not {getattr(self, name)}"
+                )
         if not self.elo0 < self.elo1:
             raise ValueError(f"SPRT needs elo0 < elo1, not {self.elo0} and {self.elo1}")
         for name in ("alpha", "beta"):
@@ -273,6 +290,9 @@ def load_openings(path: str | Path | None = None, *, variant: str | None = None)
         text = path.read_text(encoding="utf-8")
     except OSError as e:
         raise ValueError(f"cannot read openings file {str(path)!r}: {e.strerror}") from None
+    except UnicodeDecodeError as e:
+        line = e.object[: e.start].count(b"\n") + 1
+        raise ValueError(f"openings file {str(path)!r}, line {line}: not UTF-8 text") from None
     openings = parse_openings(text, source=str(path), variant=variant)
     if not openings:
         raise ValueError(f"openings file {str(path)!r} holds no opening")
@@ -326,8 +346,11 @@ def parse_tc(text: str) -> tuple[float, float]:
         values = (float(base), float(inc) if inc else 0.0)
     except ValueError:
         raise ValueError(f"tc={text!r}: expected seconds as base+increment, e.g. 10+0.1") from None
-    if values[0] <= 0 or values[1] < 0 or not all(math.isfinite(v) for v in values):
-        raise ValueError(f"tc={text!r}: the base must be > 0 and the increment >= 0")
+    if not (0 < values[0] <= SECONDS_MAX and 0 <= values[1] <= SECONDS_MAX):  # nan fails too
+        raise ValueError(
+            f"tc={text[:40]!r}: the base must be > 0 and the increment >= 0, "
+            f"both at most {SECONDS_MAX:g} seconds"
+        )
     return values
 
 
@@ -360,12 +383,14 @@ def parse_engine_spec(text: str, defaults: str = "") -> EngineSpec:
         else:
             raise ValueError(f"engine spec {text!r}: unknown key {key!r}")
     try:
-        depth = int(values["depth"]) if "depth" in values else None
-        nodes = int(values["nodes"]) if "nodes" in values else None
-        move_time = float(values["move-time"]) if "move-time" in values else None
-        timeout = float(values.get("timeout", "30"))
+        depth = _spec_int(values, "depth", DEPTH_MAX)
+        nodes = _spec_int(values, "nodes", NODES_MAX)
+        move_time = _spec_number(values, "move-time", float, 0.001, SECONDS_MAX)
+        timeout = _spec_number(values, "timeout", float, 0.001, SECONDS_MAX)
     except ValueError as e:
         raise ValueError(f"engine spec {text!r}: {e}") from None
+    if timeout is None:
+        timeout = 30.0
     tc = parse_tc(values["tc"]) if "tc" in values else None
     limit = Limit(depth=depth, nodes=nodes, time=move_time)
     if limit == Limit() and tc is None:
@@ -380,6 +405,26 @@ def parse_engine_spec(text: str, defaults: str = "") -> EngineSpec:
         raise ValueError(f"engine spec {text!r} needs cmd=... or one of {', '.join(PLAYERS)}")
     spec = EngineSpec.builtin(builtin, options=options, limit=limit, tc=tc, timeout=timeout)
     return replace(spec, name=values.get("name", builtin))
+
+
+def _spec_int(values: dict[str, str], key: str, high: int) -> int | None:
+    value = _spec_number(values, key, int, 1, high)
+    return None if value is None else int(value)
+
+
+def _spec_number(
+    values: dict[str, str], key: str, kind: type[int] | type[float], low: float, high: float
+) -> float | None:
+    if key not in values:
+        return None
+    text = values[key]
+    try:
+        value = kind(text[:40])
+    except ValueError:
+        raise ValueError(f"{key}={text[:40]!r} is not a number") from None
+    if not low <= value <= high:  # nan fails too
+        raise ValueError(f"{key}={text[:40]} must be in {low:g}..{high:g}")
+    return value
 
 
 # --- games ------------------------------------------------------------------------------------
@@ -404,6 +449,22 @@ class Adjudication:
     draw_moves: int = 8
     draw_after: int = 60
     max_plies: int | None = 400
+
+    def __post_init__(self) -> None:
+        bounds = {
+            "score": (1, SCORE_MAX),
+            "moves": (1, PLIES_MAX),
+            "draw_score": (0, SCORE_MAX),
+            "draw_moves": (1, PLIES_MAX),
+            "draw_after": (0, PLIES_MAX),
+            "max_plies": (1, PLIES_MAX),
+        }
+        for name, (low, high) in bounds.items():
+            value = getattr(self, name)
+            if value is None and name in ("score", "draw_score", "max_plies"):
+                continue
+            if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+                raise ValueError(f"Adjudication {name} must be in {low}..{high}, not {value!r}")
 
 
 @dataclass
@@ -432,6 +493,14 @@ class GameResult:
 
 class MatchError(RuntimeError):
     """The match cannot go on (an engine does not start, a bad setting)."""
+
+
+class MatchInterrupted(KeyboardInterrupt):
+    """Ctrl-C stopped :func:`run_match`; ``result`` holds the games finished before it."""
+
+    def __init__(self, result: MatchResult) -> None:
+        super().__init__("match interrupted")
+        self.result = result
 
 
 class _Seat:
@@ -704,9 +773,10 @@ class MatchResult:
 
 
 class _Progress:
-    """A status line on a stream: rewritten in place on a terminal, else a line now and then."""
+    """A status line on a stream: rewritten in place on a terminal, else a line per game
+    (at most one each ``interval`` seconds)."""
 
-    def __init__(self, stream: TextIO | None, total: int, interval: float = 10.0) -> None:
+    def __init__(self, stream: TextIO | None, total: int, interval: float = 0.0) -> None:
         self.stream = stream
         self.total = total
         self.tty = bool(stream is not None and stream.isatty())
@@ -769,8 +839,8 @@ def run_match(
         raise MatchError("a match needs at least two engines")
     if sprt is not None and len(engines) != 2:
         raise MatchError("SPRT needs exactly two engines")
-    if games < 1 or concurrency < 1:
-        raise MatchError("games and concurrency must be at least 1")
+    if not 1 <= games <= GAMES_MAX or not 1 <= concurrency <= CONCURRENCY_MAX:
+        raise MatchError(f"games must be in 1..{GAMES_MAX} and concurrency in 1..{CONCURRENCY_MAX}")
     adjudication = adjudication or Adjudication()
     if isinstance(openings, Sequence) and not isinstance(openings, str):
         suite = list(openings)
@@ -785,11 +855,17 @@ def run_match(
         (i, j): PairingStats(i, j) for i in range(len(engines)) for j in range(i + 1, len(engines))
     }
     pairs_per_pairing = (games + 1) // 2
-    jobs: list[tuple[int, int, int, int]] = []  # (pair number, first, second, opening index)
-    for k in range(pairs_per_pairing):
-        for i, j in pairings:
-            jobs.append((len(jobs), i, j, k % len(suite)))
-    total_games = 2 * len(jobs)
+
+    def schedule() -> Iterator[tuple[int, int, int, int]]:
+        """(pair number, first, second, opening index), made as the games are played."""
+        number = 0
+        for k in range(pairs_per_pairing):
+            for i, j in pairings:
+                yield number, i, j, k % len(suite)
+                number += 1
+
+    total_jobs = pairs_per_pairing * len(pairings)
+    total_games = 2 * total_jobs
     record_path = Path(records) if records is not None else None
     if record_path is not None:
         try:
@@ -804,7 +880,7 @@ def run_match(
     halves: dict[int, list[GameResult]] = {}  # the games of each pair finished so far
     failures: list[BaseException] = []
     bar = _Progress(progress, total_games)
-    job_iter = iter(jobs)
+    job_iter = schedule()
     started = time.monotonic()
     stopped_early = False
 
@@ -880,7 +956,7 @@ def run_match(
 
     threads = [
         threading.Thread(target=worker, args=(i,), name=f"match-worker-{i}", daemon=True)
-        for i in range(min(concurrency, len(jobs)))
+        for i in range(min(concurrency, total_jobs))
     ]
     for t in threads:
         t.start()
@@ -892,7 +968,11 @@ def run_match(
         stop.set()
         for t in threads:
             t.join(timeout=5.0)
-        raise
+        with lock:
+            done = sorted(results, key=lambda g: g.number)
+        raise MatchInterrupted(
+            MatchResult(names, done, pairings, sprt, True, time.monotonic() - started, record_path)
+        ) from None
     if failures:
         failure = failures[0]
         if isinstance(failure, MatchError):

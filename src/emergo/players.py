@@ -31,6 +31,7 @@ from emergo.board import Board, Color, Move
 from emergo.levels import LEVEL_MAX, LevelSearcher
 from emergo.pysearch import PythonSearcher, material
 from emergo.search import InfoCallback, Limit, Searcher, SearchResult
+from emergo.wire import DEPTH_MAX, HASH
 
 Player = Callable[[Board, random.Random], Move]
 """A player chooses a legal move of the position; ``rng`` is its only source of chance."""
@@ -151,10 +152,16 @@ def backend(kind: str = "auto", *, hash_mb: int = 16) -> Searcher:
 
     ``auto`` takes the kernel's when the extension is built, else
     :class:`~emergo.pysearch.PythonSearcher`; ``kernel`` fails (ValueError) when it
-    is not built.  ``hash_mb`` sizes the search tables.
+    is not built.  ``hash_mb`` sizes the search tables: megabytes in the bounds of the
+    engine's ``Hash`` option (:data:`emergo.wire.HASH`, 1..4096), else ValueError.
     """
     if kind not in BACKENDS:
         raise ValueError(f"unknown search backend {kind!r}: expected auto, kernel or python")
+    low, high = HASH.min or 1, HASH.max or 1
+    if isinstance(hash_mb, bool) or not isinstance(hash_mb, int):
+        raise TypeError(f"hash_mb must be an int, not {type(hash_mb).__name__}")
+    if not low <= hash_mb <= high:
+        raise ValueError(f"hash_mb must be in {low}..{high} megabytes, not {hash_mb}")
     if kind != "python":
         try:
             from emergo import kernel  # needs the built C extension
@@ -170,17 +177,28 @@ def backend(kind: str = "auto", *, hash_mb: int = 16) -> Searcher:
 
 
 def count_perft(board: Board, depth: int, *, reference: bool = False) -> int:
-    """:func:`emergo.perft.perft` by the C kernel when it is built (and not ``reference``)."""
+    """:func:`emergo.perft.perft` by the C kernel when it is built (and not ``reference``).
+
+    ``depth`` is 0..:data:`emergo.wire.DEPTH_MAX`, else ValueError."""
+    _perft_depth(depth)
     fast = None if reference else _kernel()
     return int(fast.perft(board, depth)) if fast is not None else perft.perft(board, depth)
 
 
 def count_divide(board: Board, depth: int, *, reference: bool = False) -> dict[str, int]:
     """:func:`emergo.perft.perft_divide` as ``{canonical move text: count}``, fastest backend."""
+    _perft_depth(depth)
     fast = None if reference else _kernel()
     if fast is not None:
         return dict(fast.perft_divide(board, depth))
     return {str(move): n for move, n in perft.perft_divide(board, depth)}
+
+
+def _perft_depth(depth: int) -> None:
+    if isinstance(depth, bool) or not isinstance(depth, int):
+        raise TypeError(f"perft depth must be an int, not {type(depth).__name__}")
+    if not 0 <= depth <= DEPTH_MAX:
+        raise ValueError(f"perft depth must be in 0..{DEPTH_MAX}, not {depth}")
 
 
 def _kernel() -> ModuleType | None:

@@ -22,6 +22,9 @@ from emergo.board import Board, Move
 from emergo.levels import LEVEL_MAX, LevelSearcher
 from emergo.search import Limit, Searcher, SearchInfo
 from emergo.wire import (
+    HASH,
+    MULTIPV_MAX,
+    SEED,
     Field,
     Option,
     ProtocolError,
@@ -38,17 +41,12 @@ AUTHOR = "the emergo project"
 DEFAULT_LEVEL = Limit(time=1.0)
 """What ``go`` does when neither it nor ``level`` sets a limit: think one second."""
 
-# --- options --------------------------------------------------------------------------------
+# --- options (Hash and Seed are emergo.wire's: the command line shares their bounds) ----------
 
 
-HASH = Option.spin("Hash", 16, 1, 4096)
-"""Megabytes of search tables."""
 LEVEL = Option.spin("Level", LEVEL_MAX, 1, LEVEL_MAX)
 """Playing strength (:data:`emergo.levels.LEVELS`): below the maximum the search is capped
 and a move drawn among the best lines; ignored by the built-in players."""
-SEED_MAX = 2**31 - 1
-SEED = Option.spin("Seed", 0, 0, SEED_MAX)
-"""Random seed of the levels' draws and of the built-in players (``--player``)."""
 EXPLORATION = Option.spin("Exploration", 35, 0, 1000)
 """``--player mcts``: the UCT constant in hundredths."""
 PLAYOUTS = Option.spin("Playouts", 8, 1, 1024)
@@ -201,7 +199,7 @@ class EngineSession:
             raise ProtocolError("already searching: send stop first")
         try:
             limit = limit_from_args(args, self.board.turn)
-            multipv = int_field(args, "multipv") or 1
+            multipv = int_field(args, "multipv", 1, MULTIPV_MAX) or 1
             if limit is None:
                 limit = self.level or DEFAULT_LEVEL
             searcher = self.searcher()

@@ -23,6 +23,18 @@ from emergo.board import WHITE, Board, Color, Move
 
 # --- limits and time management --------------------------------------------------------------
 
+# The bounds of a search limit: also those of the protocol and the command line (emergo.wire).
+DEPTH_MAX = 100
+"""Plies a search may be asked for (the C kernel's ``MAX_DEPTH``: deeper is never reached)."""
+NODES_MAX = 10**15
+"""Nodes a search may be asked for (days of search; far inside every counter of the kernel)."""
+SECONDS_MAX = 7 * 24 * 3600.0
+"""Seconds a move time or a clock may hold (a week)."""
+MULTIPV_MAX = 64
+"""Best lines a search may be asked for (the C kernel's ``MAX_MULTIPV``)."""
+MOVES_TO_GO_MAX = 10_000
+"""Moves until the next time control."""
+
 
 @dataclass(frozen=True)
 class Limit:
@@ -46,16 +58,21 @@ class Limit:
     infinite: bool = False
 
     def __post_init__(self) -> None:
-        for name in ("depth", "nodes", "movestogo"):
+        highest = {"depth": DEPTH_MAX, "nodes": NODES_MAX, "movestogo": MOVES_TO_GO_MAX}
+        for name, high in highest.items():
             value = getattr(self, name)
-            if value is not None and (not isinstance(value, int) or value < 1):
-                raise ValueError(f"Limit {name} must be a positive integer, not {value!r}")
+            if value is not None and (not isinstance(value, int) or not 1 <= value <= high):
+                raise ValueError(f"Limit {name} must be an integer in 1..{high}, not {value!r}")
         for name in ("time", "wtime", "btime", "winc", "binc"):
             value = getattr(self, name)
             if value is not None and (
-                not isinstance(value, int | float) or not math.isfinite(value) or value < 0
+                not isinstance(value, int | float)
+                or not math.isfinite(value)
+                or not 0 <= value <= SECONDS_MAX
             ):
-                raise ValueError(f"Limit {name} must be a number of seconds >= 0, not {value!r}")
+                raise ValueError(
+                    f"Limit {name} must be a number of seconds in 0..{SECONDS_MAX:g}, not {value!r}"
+                )
 
     def is_timed(self) -> bool:
         """Does the limit bound the time the search takes (a move time or a clock)?"""

@@ -9,42 +9,58 @@ the client :mod:`emergo.engine`; neither imports the other.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
+from emergo.search import DEPTH_MAX as DEPTH_MAX
+from emergo.search import MOVES_TO_GO_MAX as MOVES_TO_GO_MAX
+from emergo.search import MULTIPV_MAX as MULTIPV_MAX
+from emergo.search import NODES_MAX as NODES_MAX
+from emergo.search import SECONDS_MAX as SECONDS_MAX
 from emergo.search import Limit
 
 _SPECIAL = set(' \t"\\=')
+
+
+_TOKEN = re.compile(r'(?:"(?:[^"\\]++|\\.|\\$)*+"?|[^ \t\r\n"]++)++', re.S)
+"""A token: unquoted characters and quoted parts (possessive: no backtracking, linear time)."""
+
+
+def _unquoted(token: str) -> str:
+    """A token with its quotes removed and the escapes inside them resolved."""
+    if '"' not in token:
+        return token
+    if "\\" not in token:
+        return token.replace('"', "")
+    out: list[str] = []
+    i, n = 0, len(token)
+    while i < n:
+        if token[i] != '"':
+            out.append(token[i])
+            i += 1
+            continue
+        i += 1
+        while i < n and token[i] != '"':
+            if token[i] == "\\" and i + 1 < n:
+                i += 1
+            out.append(token[i])
+            i += 1
+        i += 1  # the closing quote
+    return "".join(out)
 
 
 def split_line(line: str) -> list[str]:
     """The tokens of a line: words, ``key=value`` and ``key="quoted value"`` (quotes removed).
 
     Inside quotes ``\\"`` is a quote and ``\\\\`` a backslash; an unterminated quote
-    runs to the end of the line.
+    runs to the end of the line.  The engine splits every line it is sent, so this takes
+    linear time with a small constant (a line of megabytes: a fraction of a second).
+
+    >>> split_line('pos pos="b 11/12 d4:w" moves="e5 \\\\"x\\\\"" flag')
+    ['pos', 'pos=b 11/12 d4:w', 'moves=e5 "x"', 'flag']
     """
-    tokens: list[str] = []
-    i, n = 0, len(line)
-    while i < n:
-        if line[i] in " \t\r\n":
-            i += 1
-            continue
-        buf: list[str] = []
-        while i < n and line[i] not in " \t\r\n":
-            c = line[i]
-            if c == '"':
-                i += 1
-                while i < n and line[i] != '"':
-                    if line[i] == "\\" and i + 1 < n:
-                        i += 1
-                    buf.append(line[i])
-                    i += 1
-                i += 1  # the closing quote
-                continue
-            buf.append(c)
-            i += 1
-        tokens.append("".join(buf))
-    return tokens
+    return [_unquoted(token) for token in _TOKEN.findall(line)]
 
 
 def parse_line(line: str) -> tuple[str, dict[str, str]]:
@@ -104,29 +120,59 @@ class ProtocolError(ValueError):
     """A command the engine understood but cannot carry out; its message goes in ``error``."""
 
 
-def int_field(args: Mapping[str, str], key: str, minimum: int = 1) -> int | None:
-    """The whole number of field ``key`` (``None`` when absent); ProtocolError when bad."""
+# --- the bounds of the numbers a search is given ----------------------------------------------
+# One set, used by the protocol (``go``, ``level``, the options) and by the command line
+# (``emergo analyse --depth``, ``emergo-engine``): what one accepts, the other does.  Those of
+# a search limit are emergo.search's (Limit checks them), re-exported here.
+
+SEED_MAX = 2**31 - 1
+"""Random seeds are 0..SEED_MAX."""
+
+_SHOWN = 24  # characters of a bad value quoted in a message
+
+
+def shown(text: str) -> str:
+    """A value for an error message: quoted, and cut short when long."""
+    return repr(text if len(text) <= _SHOWN else text[:_SHOWN] + "...")
+
+
+def int_field(
+    args: Mapping[str, str], key: str, minimum: int = 1, maximum: int | None = None
+) -> int | None:
+    """The whole number of field ``key`` (``None`` when absent); ProtocolError when bad.
+
+    >>> int_field({"nodes": "18446744073709551617"}, "nodes", 1, NODES_MAX)
+    Traceback (most recent call last):
+    ...
+    emergo.wire.ProtocolError: nodes=18446744073709551617 must be in 1..1000000000000000
+    """
     if key not in args:
         return None
+    text = args[key].strip()
     try:
-        value = int(args[key])
+        if len(text) > 40:  # no number we take is this long (and int() of a huge text is slow)
+            raise ValueError
+        value = int(text)
     except ValueError:
-        raise ProtocolError(f"{key}={args[key]!r} is not a whole number") from None
-    if value < minimum:
-        raise ProtocolError(f"{key}={value} must be at least {minimum}")
+        raise ProtocolError(f"{key}={shown(args[key])} is not a whole number") from None
+    if value < minimum or (maximum is not None and value > maximum):
+        bound = f"in {minimum}..{maximum}" if maximum is not None else f"at least {minimum}"
+        raise ProtocolError(f"{key}={value} must be {bound}")
     return value
 
 
-def seconds_field(args: Mapping[str, str], key: str) -> float | None:
+def seconds_field(args: Mapping[str, str], key: str, maximum: float = SECONDS_MAX) -> float | None:
     """The seconds of field ``key`` (``None`` when absent); ProtocolError when bad."""
     if key not in args:
         return None
     try:
-        value = float(args[key])
+        value = float(args[key][:40])
     except ValueError:
-        raise ProtocolError(f"{key}={args[key]!r} is not a number of seconds") from None
-    if not value >= 0 or value == float("inf"):
-        raise ProtocolError(f"{key}={args[key]} must be a number of seconds >= 0")
+        raise ProtocolError(f"{key}={shown(args[key])} is not a number of seconds") from None
+    if not 0 <= value <= maximum:  # nan and inf fail too
+        raise ProtocolError(
+            f"{key}={shown(args[key])} must be a number of seconds in 0..{maximum:g}"
+        )
     return value
 
 
@@ -163,14 +209,14 @@ def limit_from_args(args: Mapping[str, str], white_to_move: bool) -> Limit | Non
     else:
         btime, binc = (clock if clock is not None else btime), (inc if inc is not None else binc)
     return Limit(
-        depth=int_field(args, "depth"),
-        nodes=int_field(args, "nodes"),
+        depth=int_field(args, "depth", 1, DEPTH_MAX),
+        nodes=int_field(args, "nodes", 1, NODES_MAX),
         time=seconds_field(args, "move-time"),
         wtime=wtime,
         btime=btime,
         winc=winc,
         binc=binc,
-        movestogo=int_field(args, "moves-to-go"),
+        movestogo=int_field(args, "moves-to-go", 1, MOVES_TO_GO_MAX),
         infinite=any(k in args for k in ("infinite", "analyse", "analyze")),
     )
 
@@ -263,10 +309,12 @@ class Option:
             if isinstance(value, bool) or not isinstance(value, int | str):
                 raise ProtocolError(f"option {self.name} takes a whole number, not {value!r}")
             try:
+                if isinstance(value, str) and len(value.strip()) > 40:
+                    raise ValueError  # no spin holds a number this long
                 number = int(value)
             except ValueError:
                 raise ProtocolError(
-                    f"option {self.name} takes a whole number, not {value!r}"
+                    f"option {self.name} takes a whole number, not {shown(str(value))}"
                 ) from None
             if (self.min is not None and number < self.min) or (
                 self.max is not None and number > self.max
@@ -286,3 +334,12 @@ class Option:
                 f"option {self.name} takes one of {', '.join(self.vars)}, not {value!r}"
             )
         return str(value)
+
+
+# --- the options of emergo-engine whose bounds the command line shares ---------------------------
+
+HASH = Option.spin("Hash", 16, 1, 4096)
+"""Megabytes of search tables: the engine's option, ``emergo analyse --hash`` and the API's
+``hash_mb`` (:func:`emergo.players.backend`) all take 1..4096."""
+SEED = Option.spin("Seed", 0, 0, SEED_MAX)
+"""Random seed of the levels' draws and of the built-in players (``--player``)."""

@@ -6,7 +6,10 @@ The analysis is :mod:`emergo.analyse`; this module reads the options and writes 
 from __future__ import annotations
 
 import argparse
+import io
 import sys
+import threading
+from functools import partial
 
 from emergo import analyse
 from emergo.analyse import (
@@ -21,18 +24,31 @@ from emergo.analyse import (
 from emergo.board import COLOR_NAMES, WHITE, Board
 from emergo.cli.common import (
     EXIT_FAILURE,
+    EXIT_INTERRUPTED,
     EXIT_OK,
     CliError,
+    Progress,
     add_common,
-    open_text,
+    add_force,
+    check_output,
+    in_background,
+    int_range,
+    option_range,
     play_texts,
+    read_text,
     search_backend,
+    seconds,
     start_or,
+    write_file,
 )
 from emergo.geometry import Names
 from emergo.players import BACKENDS
 from emergo.record import Game, RecordError, read_games, write_games
-from emergo.search import Limit, SearchInfo
+from emergo.search import Limit, Searcher, SearchInfo
+from emergo.wire import DEPTH_MAX, HASH, MULTIPV_MAX, NODES_MAX, SECONDS_MAX
+
+GAMES_MAX = 10**9
+"""The largest ``--game`` number."""
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -47,37 +63,72 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
             "are listed, and --annotate OUT writes the games with the evaluations as comments "
             "({+1.35/12}: White's view in men / depth; ?! ? ?? mark moves that lost half a "
             "man, a man, three men).  Scores are from White's point of view.  Default limit: "
-            "2 s a position, 0.2 s a position of a record."
+            "2 s a position, 0.2 s a position of a record; --infinite searches until Ctrl-C "
+            "and prints each iteration as it completes.  Work longer than a second shows its "
+            "progress on standard error; Ctrl-C prints the best line found so far (exit "
+            "status 130).  FILE may be '-' (standard input)."
         ),
     )
     p.add_argument("position", nargs="*", metavar="POSITION", help="an R22 position (quote it)")
     p.add_argument("--moves", help="moves to play from the position first, e.g. 'd4 e6'")
     p.add_argument("--record", metavar="FILE", help="review the games of this record file")
     p.add_argument("--annotate", metavar="OUT", help="write the annotated games to OUT")
-    p.add_argument("--game", type=int, metavar="N", help="only the N-th game of the record")
-    p.add_argument("--depth", type=int, metavar="N", help="search N plies")
-    p.add_argument("--nodes", type=int, metavar="N", help="search N nodes")
-    p.add_argument("--movetime", type=float, metavar="S", help="search S seconds a position")
-    p.add_argument("--multipv", type=int, metavar="K", help="show the best K lines (default 1)")
+    p.add_argument(
+        "--game", type=int_range(1, GAMES_MAX), metavar="N", help="only the N-th game of the record"
+    )
+    p.add_argument(
+        "--depth",
+        type=int_range(1, DEPTH_MAX),
+        metavar="N",
+        help=f"search N plies (1..{DEPTH_MAX})",
+    )
+    p.add_argument(
+        "--nodes", type=int_range(1, NODES_MAX), metavar="N", help="search N nodes (1..10^15)"
+    )
+    p.add_argument(
+        "--movetime",
+        type=seconds(0.001, SECONDS_MAX),
+        metavar="S",
+        help="search S seconds a position (0.001 to a week)",
+    )
+    p.add_argument(
+        "--infinite",
+        action="store_true",
+        help="search the position until Ctrl-C, printing each iteration as it completes",
+    )
+    p.add_argument(
+        "--multipv",
+        type=int_range(1, MULTIPV_MAX),
+        metavar="K",
+        help=f"show the best K lines (default 1, at most {MULTIPV_MAX})",
+    )
     p.add_argument(
         "--backend",
         choices=BACKENDS,
         default="auto",
         help="search backend (default auto: the C kernel's search when it has one)",
     )
-    p.add_argument("--hash", type=int, default=64, metavar="MB", help="search tables (64 MB)")
+    p.add_argument(
+        "--hash",
+        type=option_range(HASH),
+        default=64,
+        metavar="MB",
+        help=f"megabytes of search tables ({HASH.min}..{HASH.max}, default 64)",
+    )
+    p.add_argument("-q", "--quiet", action="store_true", help="no progress on standard error")
+    add_force(p)
     add_common(p)
     p.set_defaults(run=run)
 
 
 def analysis_limit(args: argparse.Namespace, default_time: float) -> Limit:
-    """The limit of ``--depth``/``--nodes``/``--movetime``; a time by default."""
-    if args.movetime is not None and args.movetime <= 0:
-        raise CliError(f"--movetime must be more than 0 seconds, not {args.movetime}")
-    for name in ("depth", "nodes", "multipv"):
-        value = getattr(args, name, None)
-        if value is not None and value < 1:
-            raise CliError(f"--{name} must be at least 1, not {value}")
+    """The limit of ``--depth``/``--nodes``/``--movetime``; a time by default.
+
+    The numbers were range-checked when parsed (emergo.cli.common.int_range ...)."""
+    if args.infinite:
+        if args.depth is not None or args.nodes is not None or args.movetime is not None:
+            raise CliError("--infinite goes without --depth, --nodes and --movetime")
+        return Limit(infinite=True)
     time_limit = args.movetime
     if time_limit is None and args.depth is None and args.nodes is None:
         time_limit = default_time
@@ -89,53 +140,118 @@ def run(args: argparse.Namespace) -> int:
     if args.record is None:
         if args.annotate:
             raise CliError("--annotate goes with --record FILE")
+        if args.game is not None:
+            raise CliError("--game goes with --record FILE")
         limit = analysis_limit(args, 2.0)
         board = start_or(args.position, args.variant)
         if args.moves:
             play_texts(board, args.moves.split(), names)
         searcher = search_backend(args.backend, args.hash)
-        infos = analyse.analyse_position(board, searcher, limit, multipv=args.multipv or 1)
-        print(position_report(board, infos, names=names))
-        return EXIT_OK
+        return analyse_one(board, searcher, limit, args)
     if args.position or args.moves:
         raise CliError("give either a POSITION (with --moves) or --record FILE, not both")
     if args.multipv:
         raise CliError("--multipv is for a position, not for --record")
+    if args.infinite:
+        raise CliError("--infinite is for a position, not for --record")
     limit = analysis_limit(args, 0.2)
-    with open_text(args.record) as handle:
-        try:
-            games = list(read_games(handle, names=names))
-        except RecordError as e:
-            raise CliError(f"{args.record}: {e}", EXIT_FAILURE) from None
-    if not games:
-        raise CliError(f"{args.record}: no game in the file", EXIT_FAILURE)
+    check_output(args.annotate, args.force, "--annotate")
+    games = record_games(args.record, names)
     searcher = search_backend(args.backend, args.hash)
     annotated: list[Game] = []
-    show_progress = sys.stderr.isatty()
+    if args.game is not None and args.game > len(games):
+        raise CliError(f"--game {args.game}: {args.record} holds {len(games)} games")
     for number, game in enumerate(games, 1):
         if args.game is not None and number != args.game:
             continue
+        with Progress(
+            f"game {number}", len(game.moves) + 1, unit="positions", enabled=not args.quiet
+        ) as bar:
 
-        def progress(done: int, total: int, number: int = number) -> None:
-            if show_progress:
-                sys.stderr.write(f"\rgame {number}: position {done}/{total}")
-                sys.stderr.flush()
+            def progress(done: int, total: int, bar: Progress = bar) -> None:
+                bar.update(done - bar.done)
 
-        review = analyse.review_game(game, searcher, limit, progress=progress)
-        if show_progress:
-            sys.stderr.write("\n")
-        print(f"game {number}: {review_summary(review, names)}")
+            try:
+                review = in_background(
+                    partial(analyse.review_game, game, searcher, limit, progress=progress)
+                )
+            except KeyboardInterrupt:
+                bar.close()
+                sys.stdout.flush()
+                print(
+                    f"emergo analyse: interrupted in game {number} "
+                    f"({len(annotated)} games reviewed; nothing written)",
+                    file=sys.stderr,
+                )
+                return EXIT_INTERRUPTED
+        print(f"game {number}: {review_summary(review, names)}", flush=True)
         annotated.append(review.annotated(names))
-    if args.game is not None and not annotated:
-        raise CliError(f"--game {args.game}: the file holds {len(games)} games")
     if args.annotate:
-        try:
-            with open(args.annotate, "w", encoding="utf-8") as out:
-                write_games(annotated, out, names=names)
-        except OSError as e:
-            raise CliError(f"{args.annotate}: {e.strerror or e}") from None
+        out = io.StringIO()
+        write_games(annotated, out, names=names)
+        write_file(args.annotate, out.getvalue())
         print(f"annotated record written to {args.annotate}")
     return EXIT_OK
+
+
+def record_games(path: str, names: Names) -> list[Game]:
+    """The games of a record file (``-``: standard input); ``no games in FILE`` is an error."""
+    text = read_text(path)
+    label = "standard input" if path == "-" else path
+    try:
+        games = list(read_games(text, names=names))
+    except RecordError as e:
+        raise CliError(f"{label}: {e}", EXIT_FAILURE) from None
+    if not games:
+        raise CliError(f"no games in {label}", EXIT_FAILURE)
+    return games
+
+
+def analyse_one(board: Board, searcher: Searcher, limit: Limit, args: argparse.Namespace) -> int:
+    """Search one position; each iteration shows as it completes (stdout with --infinite, else
+    the progress line), and Ctrl-C prints the best line so far with exit status 130."""
+    names: Names = args.names
+    latest: dict[int, SearchInfo] = {}
+    stop = threading.Event()
+    bar = Progress("analyse", unit="iterations", enabled=not args.quiet and not limit.infinite)
+
+    def hear(info: SearchInfo) -> None:
+        latest[info.multipv] = info
+        if info.multipv != 1:
+            return
+        line = iteration_line(board, info, names)
+        if limit.infinite:
+            print(line, flush=True)
+        else:
+            bar.update(1, line)
+
+    status = EXIT_OK
+    try:
+        infos = in_background(
+            lambda: analyse.analyse_position(
+                board, searcher, limit, multipv=args.multipv or 1, on_info=hear, stop=stop
+            )
+        )
+    except KeyboardInterrupt:
+        stop.set()
+        status = EXIT_INTERRUPTED
+        infos = tuple(latest[k] for k in sorted(latest))
+    finally:
+        bar.close()
+    print(position_report(board, infos, names=names))
+    if status == EXIT_INTERRUPTED:
+        sys.stdout.flush()
+        print("emergo analyse: interrupted: the best line found so far", file=sys.stderr)
+    return status
+
+
+def iteration_line(board: Board, info: SearchInfo, names: Names) -> str:
+    """One finished iteration: ``depth 7  +0.35  nodes 12345  0.21 s  d4 e6 ...``."""
+    score = format_score(white_view(info.score, board.turn))
+    return (
+        f"depth {info.depth}  {score}  nodes {info.nodes}  {info.time:.2f} s  "
+        f"{line_text(board, info.pv, names)}"
+    )
 
 
 # --- the reports ----------------------------------------------------------------------------------

@@ -8,18 +8,41 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from functools import partial
 
-from emergo.bench import SEARCH_DEPTH, table
+from emergo.bench import SEARCH_DEPTH, parts, table
 from emergo.bench import run as measure
-from emergo.cli.common import EXIT_FAILURE, EXIT_OK, PROG, CliError, kernel_problem
+from emergo.cli.common import (
+    EXIT_FAILURE,
+    EXIT_INTERRUPTED,
+    EXIT_OK,
+    PROG,
+    CliError,
+    Progress,
+    add_force,
+    check_output,
+    in_background,
+    int_range,
+    kernel_problem,
+    option_range,
+    seconds,
+    write_file,
+)
 from emergo.geometry import VARIANTS
+from emergo.wire import DEPTH_MAX, SECONDS_MAX, SEED
+
+GAMES_MAX = 10**9
+"""The largest ``--games``."""
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = sub.add_parser(
         "bench",
         help="speed of the kernel and the reference, and the search's node signature",
-        description="Speed of the C kernel and the pure-Python reference, measured in one run.",
+        description=(
+            "Speed of the C kernel and the pure-Python reference, measured in one run.  Each "
+            "part shows on standard error as it is done; Ctrl-C stops (exit status 130)."
+        ),
     )
     parser.add_argument("--variant", choices=VARIANTS, default="9x9", help="board (default 9x9)")
     side = parser.add_mutually_exclusive_group()
@@ -37,23 +60,37 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     )
     parser.add_argument(
         "--depth",
-        type=int,
+        type=int_range(1, DEPTH_MAX),
         default=SEARCH_DEPTH,
         metavar="N",
-        help=f"depth of the search part (default {SEARCH_DEPTH})",
+        help=f"depth of the search part (1..{DEPTH_MAX}, default {SEARCH_DEPTH})",
     )
     parser.add_argument(
         "--seconds",
-        type=float,
+        type=seconds(0.01, SECONDS_MAX),
         default=2.0,
         metavar="S",
-        help="time budget of each figure on each side (default 2)",
+        help="time budget of each figure on each side (0.01 to a week, default 2)",
     )
     parser.add_argument(
-        "--games", type=int, metavar="N", help="play exactly N random games per side"
+        "--games",
+        type=int_range(1, GAMES_MAX),
+        metavar="N",
+        help="play exactly N random games per side",
     )
-    parser.add_argument("--seed", type=int, default=1, help="random seed (default 1)")
-    parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    parser.add_argument(
+        "--seed", type=option_range(SEED), default=1, help=f"random seed (0..{SEED.max}, default 1)"
+    )
+    parser.add_argument(
+        "--json",
+        nargs="?",
+        const="-",
+        metavar="FILE",
+        help="write the figures as JSON to FILE too ('-' or no FILE: standard output, "
+        "instead of the table)",
+    )
+    parser.add_argument("-q", "--quiet", action="store_true", help="no progress on standard error")
+    add_force(parser)
     parser.add_argument(
         "--check",
         action="store_true",
@@ -65,12 +102,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 
 def run(args: argparse.Namespace) -> int:
     """Exit status 0, or 1 when the kernel is missing or ``--check`` finds a target missed."""
-    if args.seconds <= 0:
-        raise CliError("--seconds must be positive")
-    if args.games is not None and args.games < 1:
-        raise CliError("--games must be at least 1")
-    if not 1 <= args.depth <= 100:
-        raise CliError("--depth must be 1..100")
+    check_output(args.json, args.force, "--json")
     kernel_side = not args.reference_only
     why = kernel_problem() if kernel_side else None
     if why is not None:
@@ -78,16 +110,36 @@ def run(args: argparse.Namespace) -> int:
             raise CliError(f"{why}; --reference-only measures the reference alone", EXIT_FAILURE)
         print(f"{PROG}: note: {why}: measuring the reference only", file=sys.stderr)
         kernel_side = False
-    report = measure(
-        args.variant,
-        args.seconds,
-        args.games,
-        args.seed,
-        kernel_side=kernel_side and not args.search,
-        reference_side=not args.kernel_only and not args.search,
-        search_depth=args.depth if kernel_side and not args.no_search else None,
-    )
-    print(json.dumps(report, indent=2) if args.json else table(report))
+    sides = {
+        "kernel_side": kernel_side and not args.search,
+        "reference_side": not args.kernel_only and not args.search,
+    }
+    depth = args.depth if kernel_side and not args.no_search else None
+    total = parts(**sides, search=depth is not None)
+    with Progress("bench", total, unit="parts", enabled=not args.quiet, delay=0.0) as bar:
+        # (a part: each search position, then the kernel's figures, then the reference's)
+        work = partial(
+            measure,
+            args.variant,
+            args.seconds,
+            args.games,
+            args.seed,
+            search_depth=depth,
+            progress=lambda part: bar.update(1, f"{part} done"),
+            **sides,
+        )
+        try:
+            report = in_background(work)
+        except KeyboardInterrupt:
+            bar.close()
+            print("emergo bench: interrupted before the figures were complete", file=sys.stderr)
+            return EXIT_INTERRUPTED
+    if args.json == "-":
+        print(json.dumps(report, indent=2))
+    else:
+        if args.json is not None:
+            write_file(args.json, json.dumps(report, indent=2) + "\n")
+        print(table(report))
     if args.check and not all(report.get("targets", {}).values()):
         return EXIT_FAILURE
     return EXIT_OK

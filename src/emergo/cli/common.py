@@ -10,10 +10,13 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import math
 import os
 import sys
-from collections.abc import Iterable, Sequence
-from typing import NoReturn, TextIO
+import threading
+import time
+from collections.abc import Callable, Iterable, Sequence
+from typing import NoReturn, TextIO, TypeVar
 
 from emergo.board import Board
 from emergo.diagram import diagram
@@ -22,6 +25,7 @@ from emergo.notation import position_variant
 from emergo.players import backend, kernel_missing
 from emergo.search import Searcher
 from emergo.svg import VIEWS, View, board_svg
+from emergo.wire import Option, shown
 
 EXIT_OK = 0
 EXIT_FAILURE = 1
@@ -48,7 +52,62 @@ class Parser(argparse.ArgumentParser):
 
     def error(self, message: str) -> NoReturn:
         self.print_usage(sys.stderr)
-        self.exit(EXIT_USAGE, f"{self.prog.split()[0]}: {message}\n")
+        self.exit(EXIT_USAGE, f"{self.prog}: {message}\n")
+
+
+# --- numbers on the command line ------------------------------------------------------------------
+# Every numeric option is parsed by one of these, so a bad value stops at parse time with the
+# option named (``emergo analyse: argument --hash: must be in 1..4096, not 0``), exit status 2.
+# The bounds are emergo.wire's where the protocol has the same number (depth, nodes, Hash ...).
+
+
+class Bounded:
+    """An argparse ``type`` for a number in ``low..high``; ``bounds`` tells tests the range."""
+
+    def __init__(self, kind: str, low: float, high: float, convert: Callable[[str], float]) -> None:
+        self.kind, self.bounds, self._convert = kind, (low, high), convert
+        self.__name__ = kind  # argparse names the type in some messages
+
+    def __call__(self, text: str) -> float:
+        low, high = self.bounds
+        try:
+            if len(text.strip()) > 40:  # no number we take is this long
+                raise ValueError
+            value = self._convert(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(
+                f"expected {self.kind} in {_span(low, high)}, not {shown(text)}"
+            ) from None
+        if not low <= value <= high:  # nan fails too
+            raise argparse.ArgumentTypeError(f"must be in {_span(low, high)}, not {shown(text)}")
+        return value
+
+
+def _span(low: float, high: float) -> str:
+    return f"{low:g}..{high:g}" if isinstance(low, float) else f"{low}..{high}"
+
+
+def int_range(low: int, high: int) -> Callable[[str], int]:
+    """An argparse ``type``: a whole number in ``low..high``."""
+    return Bounded("a whole number", low, high, int)  # type: ignore[return-value]
+
+
+def seconds(low: float, high: float) -> Callable[[str], float]:
+    """An argparse ``type``: a finite number of seconds in ``low..high``."""
+
+    def convert(text: str) -> float:
+        value = float(text)
+        if not math.isfinite(value):
+            raise ValueError
+        return value
+
+    return Bounded("seconds", float(low), float(high), convert)
+
+
+def option_range(option: Option) -> Callable[[str], int]:
+    """An argparse ``type`` with the bounds of a protocol option (emergo.wire.HASH ...)."""
+    assert option.min is not None and option.max is not None
+    return int_range(option.min, option.max)
 
 
 # --- positions and moves ----------------------------------------------------------------------
@@ -124,6 +183,53 @@ def open_text(path: str) -> TextIO:
         return open(path, encoding="utf-8")
     except OSError as e:
         raise CliError(f"{path}: {e.strerror or e}") from None
+
+
+def read_text(path: str) -> str:
+    """The whole text of a file (``-``: standard input), checked: a :class:`CliError` naming the
+    file says why it cannot be read, is not text (binary) or not UTF-8 (with the line)."""
+    label = "standard input" if path == "-" else path
+    try:
+        if path == "-":
+            data = sys.stdin.buffer.read()
+        else:
+            with open(path, "rb") as handle:
+                data = handle.read()
+    except OSError as e:
+        raise CliError(f"{label}: {e.strerror or e}") from None
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        raise CliError(f"{label}: UTF-16 text; save it as UTF-8", EXIT_FAILURE)
+    if b"\0" in data:
+        raise CliError(f"{label}: a binary file, not text", EXIT_FAILURE)
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        line = data.count(b"\n", 0, e.start) + 1
+        raise CliError(
+            f"{label}: line {line}: not UTF-8 text (byte 0x{data[e.start]:02x})", EXIT_FAILURE
+        ) from None
+    return text.removeprefix("\ufeff")
+
+
+def check_output(path: str | None, force: bool, option: str) -> None:
+    """Check, before the work, that ``path`` (``-`` or ``None``: nothing to check) can be written:
+    its folder exists, and it is not a file already there unless ``force`` (``--force``)."""
+    if path is None or path == "-":
+        return
+    if os.path.isdir(path):
+        raise CliError(f"{option} {path}: is a folder")
+    folder = os.path.dirname(path) or "."
+    if not os.path.isdir(folder):
+        raise CliError(f"{option} {path}: no such folder {folder}")
+    if not os.access(folder, os.W_OK):
+        raise CliError(f"{option} {path}: cannot write in {folder}")
+    if os.path.isfile(path) and not force:
+        raise CliError(f"{option} {path}: the file exists (--force overwrites it)")
+
+
+def add_force(p: argparse.ArgumentParser) -> None:
+    """``--force``: overwrite output files that exist."""
+    p.add_argument("--force", action="store_true", help="overwrite output files that exist")
 
 
 def search_backend(kind: str, hash_mb: int) -> Searcher:
@@ -219,8 +325,143 @@ def write_svg(board: Board, path: str, *, view: View, names: Names | None) -> No
     if path == "-":
         sys.stdout.write(picture)
         return
-    with open(path, "w", encoding="utf-8") as handle:
-        handle.write(picture)
+    write_file(path, picture)
+
+
+def write_file(path: str, text: str) -> None:
+    """Write a text file; a :class:`CliError` naming it when it cannot be written."""
+    try:
+        with open(path, "w", encoding="utf-8") as handle:
+            handle.write(text)
+    except OSError as e:
+        raise CliError(f"{path}: {e.strerror or e}") from None
+
+
+# --- long work: Ctrl-C at once, progress as it goes ---------------------------------------------
+
+T = TypeVar("T")
+
+
+def in_background(work: Callable[[], T]) -> T:
+    """``work()`` run in a daemon thread while the main thread waits for it.
+
+    Python hears Ctrl-C only in the main thread, and only between bytecodes: a long call
+    into the C kernel would hold it off until the call returns.  Waiting here instead, the
+    main thread raises :class:`KeyboardInterrupt` at once; the work (left running in its
+    thread) ends with the process.  ``work``'s exception, if any, is raised here.
+    """
+    box: list[T] = []
+    failure: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            box.append(work())
+        except BaseException as e:
+            failure.append(e)
+
+    thread = threading.Thread(target=run, name="emergo-work", daemon=True)
+    thread.start()
+    while thread.is_alive():
+        thread.join(0.05)
+    if failure:
+        raise failure[0]
+    return box[0]
+
+
+class Progress:
+    """Progress of long work on standard error: a live tqdm bar on a terminal, else plain lines.
+
+    Nothing is shown for work that ends within ``delay`` seconds (or when not ``enabled``),
+    so quick commands and their tests stay quiet.  ``update(n, status)`` marks ``n`` more
+    units done; ``note(line)`` prints a line of its own (above the bar on a terminal).
+    """
+
+    def __init__(
+        self,
+        desc: str,
+        total: int | None = None,
+        *,
+        unit: str = "",
+        enabled: bool = True,
+        delay: float = 1.0,
+        interval: float = 0.0,
+        stream: TextIO | None = None,
+    ) -> None:
+        self.stream = stream or sys.stderr
+        self.enabled = enabled
+        self.desc, self.total, self.unit, self.delay = desc, total, unit, delay
+        self.interval = interval  # plain lines: at most one each interval seconds
+        self.done = 0
+        self.started = time.monotonic()
+        self._last_line = -math.inf
+        self.bar = None
+        if enabled and _isatty(self.stream):
+            from tqdm import tqdm  # imported only where a bar is drawn
+
+            self.bar = tqdm(
+                total=total,
+                desc=desc,
+                unit=f" {unit}" if unit else "it",
+                file=self.stream,
+                delay=delay,
+                leave=False,
+                dynamic_ncols=True,
+                # Without a total there is no bar to draw: the count, the time, the status.
+                bar_format=None
+                if total is not None
+                else "{desc}: {n_fmt}{unit} [{elapsed}]{postfix}",
+            )
+
+    def update(self, n: int = 1, status: str = "") -> None:
+        self.done += n
+        if self.bar is not None:
+            if status:
+                self.bar.set_postfix_str(status, refresh=False)
+            self.bar.update(n)
+        elif self.enabled and self._due():
+            of = f"/{self.total}" if self.total is not None else ""
+            unit = f" {self.unit}" if self.unit else ""
+            self._line(f"{self.desc}: {self.done}{of}{unit}" + (f"  {status}" if status else ""))
+
+    def _due(self) -> bool:
+        now = time.monotonic()
+        last = self.done == self.total  # the last update always shows
+        if now - self.started < self.delay or (now - self._last_line < self.interval and not last):
+            return False
+        self._last_line = now
+        return True
+
+    def note(self, line: str) -> None:
+        if not self.enabled:
+            return
+        if self.bar is not None:
+            self.bar.write(line, file=self.stream)
+        elif time.monotonic() - self.started >= self.delay:
+            self._line(line)
+
+    def _line(self, line: str) -> None:
+        with contextlib.suppress(OSError, ValueError):
+            self.stream.write(line + "\n")
+            self.stream.flush()
+
+    def close(self) -> None:
+        if self.bar is not None:
+            with contextlib.suppress(OSError, ValueError):
+                self.bar.close()
+            self.bar = None
+
+    def __enter__(self) -> Progress:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def _isatty(stream: TextIO) -> bool:
+    try:
+        return stream.isatty()
+    except (OSError, ValueError):
+        return False
 
 
 # --- running a command --------------------------------------------------------------------------

@@ -7,13 +7,24 @@ command line, picks the searcher from :data:`emergo.players.PLAYERS` and serves.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 
-from emergo.cli.common import EXIT_OK, EXIT_USAGE, CliError, Parser, check_kernel
+from emergo import __version__
+from emergo.cli.common import (
+    EXIT_OK,
+    EXIT_USAGE,
+    CliError,
+    Parser,
+    broken_pipe,
+    check_kernel,
+    option_range,
+)
 from emergo.players import BACKENDS, PLAYERS, backend, searcher
-from emergo.protocol import SEED_MAX, EngineSession, serve
+from emergo.protocol import EngineSession, serve
 from emergo.search import Searcher
+from emergo.wire import SEED
 
 PROG = "emergo-engine"
 
@@ -26,22 +37,13 @@ def _player(name: str) -> str:
     return name
 
 
-def _seed(text: str) -> int:
-    try:
-        seed = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if not 0 <= seed <= SEED_MAX:
-        raise argparse.ArgumentTypeError(f"must be in 0..{SEED_MAX}, not {seed}")
-    return seed
-
-
 def build_parser() -> argparse.ArgumentParser:
     parser = Parser(
         prog=PROG,
         description="Speaks the emergo engine protocol on stdin/stdout (docs/engine-protocol.md).",
         epilog="Exit status: 0 ok, 1 the C kernel is needed but not built, 2 usage error.",
     )
+    parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
     parser.add_argument(
         "--backend",
         choices=BACKENDS,
@@ -58,10 +60,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument(
         "--seed",
-        type=_seed,
+        type=option_range(SEED),
         default=0,
         metavar="N",
-        help="random seed of the level draws and of --player (also the option Seed)",
+        help=f"random seed of the level draws and of --player (0..{SEED.max}; also the "
+        "option Seed)",
     )
     return parser
 
@@ -98,16 +101,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     out = sys.stdout
 
     def send(line: str) -> None:
-        out.write(line + "\n")
-        out.flush()
+        try:
+            out.write(line + "\n")
+            out.flush()
+        except (BrokenPipeError, ValueError):
+            # The front end closed our output (from the reader or the search thread): no one
+            # is left to answer, so leave at once and quietly, as a pipe's writer does.
+            broken_pipe()
+            os._exit(EXIT_OK)
 
     session = EngineSession(send, make, player=player, seed=args.seed)
     try:
         serve(session, sys.stdin)
     except KeyboardInterrupt:
         session.handle("quit")
-    except BrokenPipeError:  # the front end went away
-        pass
     return EXIT_OK
 
 

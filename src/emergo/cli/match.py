@@ -5,16 +5,31 @@ from __future__ import annotations
 import argparse
 import sys
 
-from emergo.cli.common import EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_OK, CliError
+from emergo.cli.common import (
+    EXIT_FAILURE,
+    EXIT_INTERRUPTED,
+    EXIT_OK,
+    CliError,
+    add_force,
+    check_output,
+    int_range,
+    option_range,
+)
 from emergo.match import (
+    CONCURRENCY_MAX,
+    GAMES_MAX,
+    PLIES_MAX,
+    SCORE_MAX,
     SPRT,
     Adjudication,
     MatchError,
+    MatchInterrupted,
     load_openings,
     parse_engine_spec,
     run_match,
 )
 from emergo.players import PLAYERS
+from emergo.wire import SEED
 
 DESCRIPTION = (
     """Play a match between engines speaking the emergo engine protocol.
@@ -26,8 +41,10 @@ or key=value words:
   cmd="COMMAND LINE" name=NAME depth=N nodes=N move-time=SECONDS tc=BASE+INC
   timeout=SECONDS option.NAME=VALUE
 --each adds words to every engine.  Games are played in colour-swapped pairs from
-the openings; the summary gives W/D/L, pentanomial counts, Elo +/- 95% error, LOS
-and the SPRT state."""
+the openings; each game's result shows on standard error as it ends (-q: none),
+and the summary gives W/D/L, pentanomial counts, Elo +/- 95% error, LOS and the
+SPRT state.  Ctrl-C stops the match (exit status 130) with the summary of the
+games played."""
 )
 
 
@@ -59,45 +76,77 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     parser.add_argument("-e", "--engine", action="append", default=[], metavar="SPEC")
     parser.add_argument("--each", default="", metavar="SPEC", help="words added to every engine")
     parser.add_argument(
-        "-n", "--games", type=int, default=20, help="games per pairing (default 20)"
+        "-n",
+        "--games",
+        type=int_range(1, GAMES_MAX),
+        default=20,
+        help=f"games per pairing (1..{GAMES_MAX:,}, default 20)",
     )
     parser.add_argument(
-        "-c", "--concurrency", type=int, default=1, help="games at once (default 1)"
+        "-c",
+        "--concurrency",
+        type=int_range(1, CONCURRENCY_MAX),
+        default=1,
+        help=f"games at once (1..{CONCURRENCY_MAX}, default 1)",
     )
     parser.add_argument(
         "--openings", metavar="FILE", help="openings file (default: the shipped suite)"
     )
-    parser.add_argument("--seed", type=int, help="shuffle the openings with this seed")
+    parser.add_argument(
+        "--seed",
+        type=option_range(SEED),
+        help=f"shuffle the openings with this seed (0..{SEED.max})",
+    )
     parser.add_argument("--sprt", type=_sprt_arg, metavar="'elo0=0 elo1=10 alpha=0.05 beta=0.05'")
     parser.add_argument(
-        "--adjudicate-score", type=int, metavar="CP", help="win adjudication threshold"
+        "--adjudicate-score",
+        type=int_range(1, SCORE_MAX),
+        metavar="CP",
+        help=f"win adjudication threshold in centi-men (1..{SCORE_MAX})",
     )
     parser.add_argument(
-        "--adjudicate-moves", type=int, default=4, metavar="N", help="moves each (default 4)"
+        "--adjudicate-moves",
+        type=int_range(1, PLIES_MAX),
+        default=4,
+        metavar="N",
+        help="moves each (default 4)",
     )
-    parser.add_argument("--draw-score", type=int, metavar="CP", help="draw adjudication threshold")
     parser.add_argument(
-        "--draw-moves", type=int, default=8, metavar="N", help="moves each (default 8)"
+        "--draw-score",
+        type=int_range(0, SCORE_MAX),
+        metavar="CP",
+        help=f"draw adjudication threshold in centi-men (0..{SCORE_MAX})",
+    )
+    parser.add_argument(
+        "--draw-moves",
+        type=int_range(1, PLIES_MAX),
+        default=8,
+        metavar="N",
+        help="moves each (default 8)",
     )
     parser.add_argument(
         "--draw-after",
-        type=int,
+        type=int_range(0, PLIES_MAX),
         default=60,
         metavar="PLIES",
         help="no draw adjudication before this ply (default 60)",
     )
     parser.add_argument(
         "--max-plies",
-        type=int,
+        type=int_range(0, PLIES_MAX),
         default=400,
         metavar="N",
-        help="draw after N plies (default 400; 0: never)",
+        help=f"draw after N plies (default 400; 0: never; at most {PLIES_MAX})",
     )
     parser.add_argument(
-        "--records", default="match-games.txt", metavar="FILE", help="game records file"
+        "--records",
+        default="match-games.txt",
+        metavar="FILE",
+        help="game records file (default match-games.txt; not overwritten without --force)",
     )
+    add_force(parser)
     parser.add_argument("--no-records", action="store_true", help="do not write game records")
-    parser.add_argument("-q", "--quiet", action="store_true", help="no progress line")
+    parser.add_argument("-q", "--quiet", action="store_true", help="no progress on standard error")
     parser.set_defaults(run=run)
 
 
@@ -107,12 +156,14 @@ def run(args: argparse.Namespace) -> int:
         raise CliError("name at least two engines with --engine")
     specs = [parse_engine_spec(text, args.each) for text in args.engine]
     suite = load_openings(args.openings)
+    if not args.no_records:
+        check_output(args.records, args.force, "--records")
     adjudication = Adjudication(
         score=args.adjudicate_score,
-        moves=max(args.adjudicate_moves, 1),
+        moves=args.adjudicate_moves,
         draw_score=args.draw_score,
-        draw_moves=max(args.draw_moves, 1),
-        draw_after=max(args.draw_after, 0),
+        draw_moves=args.draw_moves,
+        draw_after=args.draw_after,
         max_plies=args.max_plies or None,
     )
     try:
@@ -129,7 +180,10 @@ def run(args: argparse.Namespace) -> int:
         )
     except MatchError as e:
         raise CliError(str(e), EXIT_FAILURE) from None
-    except KeyboardInterrupt:
-        raise CliError("match interrupted", EXIT_INTERRUPTED) from None
+    except MatchInterrupted as e:
+        print(e.result.summary())
+        raise CliError(
+            f"match interrupted after {len(e.result.games)} games", EXIT_INTERRUPTED
+        ) from None
     print(result.summary())
     return EXIT_OK

@@ -43,7 +43,11 @@ def run(args: argparse.Namespace) -> int:
         return EXIT_OK
     if sys.stdin.isatty():
         print(f"{PROG}: reading positions, one per line (end with Ctrl-D)", file=sys.stderr)
-    for number, line in enumerate(sys.stdin, 1):
+    for number, raw in enumerate(sys.stdin.buffer, 1):
+        try:
+            line = raw.decode("utf-8")
+        except UnicodeDecodeError:
+            raise CliError(f"line {number}: not UTF-8 text") from None
         try:
             board = parse_board(line.strip(), args.variant)
         except ValueError as e:

@@ -3,10 +3,22 @@
 from __future__ import annotations
 
 import argparse
+import sys
+from functools import partial
 
-from emergo.cli.common import EXIT_OK, CliError, add_common, start_or
+from emergo.cli.common import (
+    EXIT_INTERRUPTED,
+    EXIT_OK,
+    CliError,
+    Progress,
+    add_common,
+    in_background,
+    int_range,
+    start_or,
+)
 from emergo.geometry import Names
-from emergo.players import count_divide, count_perft
+from emergo.players import count_perft
+from emergo.wire import DEPTH_MAX
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -15,31 +27,54 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         help="count the move sequences of a given length",
         description=(
             "Leaf count of whole moves (a capture route is one move, repetition is ignored, "
-            "a finished game has no moves).  Uses the C kernel when built, else Python."
+            "a finished game has no moves).  Uses the C kernel when built, else Python.  "
+            "The count goes first move by first move: work longer than a second shows its "
+            "progress on standard error, --divide prints each first move's line as it is "
+            "counted, and Ctrl-C stops with what was counted so far (exit status 130)."
         ),
     )
-    p.add_argument("depth", type=int, metavar="DEPTH")
+    p.add_argument(
+        "depth", type=int_range(0, DEPTH_MAX), metavar="DEPTH", help=f"plies, 0..{DEPTH_MAX}"
+    )
     p.add_argument("position", nargs="*", metavar="POSITION", help="default: the start")
     p.add_argument("--divide", action="store_true", help="one line per first move, then total")
     p.add_argument("--reference", action="store_true", help="use the pure Python reference")
+    p.add_argument("-q", "--quiet", action="store_true", help="no progress on standard error")
     add_common(p)
     p.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.depth < 0:
-        raise CliError(f"perft depth must be at least 0, not {args.depth}")
-    if args.divide and args.depth < 1:
+    depth: int = args.depth
+    if args.divide and depth < 1:
         raise CliError("--divide needs a depth of at least 1")
     board = start_or(args.position, args.variant)
-    if not args.divide:
-        print(count_perft(board, args.depth, reference=args.reference))
-        return EXIT_OK
     names: Names = args.names
-    counts = count_divide(board, args.depth, reference=args.reference)
-    shown = {str(m): board.move_text(m, names) for m in board.moves()}  # R3
-    rows = sorted((shown[text], n) for text, n in counts.items())
-    for text, n in rows:
-        print(f"{text} {n}")
-    print(sum(n for _, n in rows))
+    if depth == 0:
+        print(1)
+        return EXIT_OK
+    # First move by first move, in the printed order (R3 names): progress and Ctrl-C land
+    # between them, and --divide prints as it goes.
+    firsts = sorted((board.move_text(m, names), m) for m in board.moves())
+    total = 0
+    with Progress("perft", len(firsts), unit="first moves", enabled=not args.quiet) as bar:
+        for done, (text, move) in enumerate(firsts):
+            child = board.copy()
+            child.push(move)
+            try:
+                n = in_background(partial(count_perft, child, depth - 1, reference=args.reference))
+            except KeyboardInterrupt:
+                bar.close()
+                sys.stdout.flush()
+                print(
+                    f"emergo perft: interrupted: {done} of {len(firsts)} first moves counted, "
+                    f"{total} leaves so far",
+                    file=sys.stderr,
+                )
+                return EXIT_INTERRUPTED
+            total += n
+            if args.divide:
+                print(f"{text} {n}", flush=True)
+            bar.update(1, text)
+    print(total)
     return EXIT_OK

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from emergo.cli.common import EXIT_FAILURE, EXIT_OK, PROG, open_text
+from emergo.cli.common import EXIT_FAILURE, EXIT_OK, CliError, read_text
 from emergo.geometry import NAMINGS, Names
 from emergo.record import Game, RecordError, read_games
 
@@ -14,7 +14,12 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p = sub.add_parser(
         "replay",
         help="check game record files and print each game's final position and result",
-        description="Exit status 1 when any game is broken (the error names its line and move).",
+        description=(
+            "Each FILE ('-': standard input) is read in turn.  A file that cannot be read, "
+            "is not UTF-8 text or holds no game is reported and the next one is read; so is a "
+            "broken game (the error names its line and move).  Exit status 1 when anything "
+            "was reported, 2 when a file could not be read at all."
+        ),
     )
     p.add_argument("files", nargs="+", metavar="FILE")
     p.add_argument(
@@ -28,23 +33,39 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 
 def run(args: argparse.Namespace) -> int:
     names: Names = args.names
-    broken = 0
+    status = EXIT_OK
+
+    def report(message: str, worst: int = EXIT_FAILURE) -> None:
+        nonlocal status
+        status = max(status, worst)
+        sys.stdout.flush()
+        print(f"{PROG}: {message}", file=sys.stderr)
+
     for path in args.files:
-        with open_text(path) as handle:
-            # "collect": a broken game is reported and the next one is still read.
-            for number, game in enumerate(read_games(handle, names=names, errors="collect"), 1):
-                label = f"{path}: game {number}"
-                if game.errors:
-                    broken += 1
-                    for error in game.errors:
-                        print(f"{PROG}: {label}: {error}", file=sys.stderr)
-                    continue
-                try:
-                    print(f"{label}: {game_summary(game)}")
-                except RecordError as e:
-                    broken += 1
-                    print(f"{PROG}: {label}: {e}", file=sys.stderr)
-    return EXIT_FAILURE if broken else EXIT_OK
+        label = "standard input" if path == "-" else path
+        try:
+            text = read_text(path)
+        except CliError as e:  # status 2 when it cannot be read, 1 when it is not text
+            report(str(e), e.status)
+            continue
+        number = 0
+        # "collect": a broken game is reported and the next one is still read.
+        for number, game in enumerate(read_games(text, names=names, errors="collect"), 1):
+            where = f"{label}: game {number}"
+            if game.errors:
+                for error in game.errors:
+                    report(f"{where}: {error}")
+                continue
+            try:
+                print(f"{where}: {game_summary(game)}")
+            except RecordError as e:
+                report(f"{where}: {e}")
+        if number == 0:
+            report(f"no games in {label}")
+    return status
+
+
+PROG = "emergo replay"
 
 
 def game_summary(game: Game) -> str:
