@@ -5,6 +5,7 @@ Skipped unless the optional extra ``rl`` is installed (``pip install -e '.[rl]'`
 
 from __future__ import annotations
 
+import hashlib
 import random
 
 import pytest
@@ -241,3 +242,32 @@ def test_the_action_mask_is_the_legal_actions() -> None:
     route = apply(board, (), legal_actions(board)[0])
     env.step(legal_actions(Board(board.position()))[0])
     assert np.flatnonzero(env.last()[0]["action_mask"]).tolist() == legal_actions(board, route)
+
+
+# --- the specification, pinned ------------------------------------------------------------------
+
+
+def observation_signature(games: list[dict[str, object]]) -> str:
+    """SHA-256 over the planes (both players) and masks at every action of the games played."""
+    digest = hashlib.sha256()
+    for game in games:
+        board = Board(game["plies"][0]["position"])  # type: ignore[index]
+        for ply in game["plies"]:  # type: ignore[attr-defined]
+            route: tuple[int, ...] = ()
+            for action in action_space(board.variant).encode(board.parse_move(ply["played"])):
+                mask = np.zeros(action_space(board.variant).size, dtype=np.int8)
+                mask[legal_actions(board, route)] = 1
+                digest.update(mask.tobytes())
+                for player in (True, False):
+                    digest.update(obs.planes(board, route, player).tobytes())
+                route = apply(board, route, action)
+        digest.update(obs.planes(board).tobytes())
+    return digest.hexdigest()
+
+
+def test_observation_signature_is_pinned() -> None:
+    """The planes and masks of docs/research.md, byte for byte, at every action of AbstractPlay
+    games 1-2 and HexEmergo game 1 (the C batch environment must give the same bytes).  A change
+    of the specification changes this signature: update docs/research.md with it."""
+    games = oracle_games()[:2] + oracle_hex_games()[:1]
+    assert observation_signature(games)[:16] == "149ee1190e17e9a3"
