@@ -29,7 +29,6 @@ PettingZoo's ``TerminateIllegalWrapper`` to end the game instead).  ``reset`` ta
 
 from __future__ import annotations
 
-import functools
 from typing import Any
 
 import numpy as np
@@ -91,23 +90,27 @@ class raw_env(AECEnv):  # type: ignore[misc]
         self.space = action_space(variant)
         self.possible_agents = list(AGENTS)
         self.agents = list(AGENTS)
+        low, high = obs.bounds(variant)
+        self._observation_spaces = {
+            agent: spaces.Dict(
+                {
+                    "observation": spaces.Box(low=low, high=high, dtype=np.float32),
+                    "action_mask": spaces.Box(0, 1, shape=(self.space.size,), dtype=np.int8),
+                }
+            )
+            for agent in AGENTS
+        }
+        self._action_spaces = {agent: spaces.Discrete(self.space.size) for agent in AGENTS}
         self.board = Board(variant=variant)
         self.route: Route = ()
         self._reset_state()
 
-    @functools.cache  # noqa: B019 (one space object per agent, as PettingZoo asks)
     def observation_space(self, agent: str) -> spaces.Dict:
-        low, high = obs.bounds(self.variant)
-        return spaces.Dict(
-            {
-                "observation": spaces.Box(low=low, high=high, dtype=np.float32),
-                "action_mask": spaces.Box(0, 1, shape=(self.space.size,), dtype=np.int8),
-            }
-        )
+        """The same object at every call, as PettingZoo asks."""
+        return self._observation_spaces[agent]
 
-    @functools.cache  # noqa: B019
     def action_space(self, agent: str) -> spaces.Discrete:
-        return spaces.Discrete(self.space.size)
+        return self._action_spaces[agent]
 
     def _reset_state(self) -> None:
         self.agents = list(AGENTS)
