@@ -52,7 +52,7 @@ import numpy as np
 import numpy.typing as npt
 
 from emergo.board import CAPTURE, ENTER, STEP, Board, Color
-from emergo.geometry import Geometry, Square, geometry
+from emergo.geometry import VARIANTS, Geometry, Square, geometry
 
 Planes = npt.NDArray[np.float32]
 
@@ -126,7 +126,7 @@ def _board_plane(geo: Geometry) -> Planes:
     return plane
 
 
-_BOARD_PLANES = {variant: _board_plane(geometry(variant)) for variant in ("9x9", "7x7", "hex")}
+_BOARD_PLANES = {variant: _board_plane(geometry(variant)) for variant in VARIANTS}
 
 
 def stacks_after(board: Board, route: tuple[Square, ...]) -> dict[Square, tuple[Color, int, int]]:
