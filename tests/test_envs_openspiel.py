@@ -19,10 +19,10 @@ from emergo.envs import openspiel  # noqa: E402
 @pytest.mark.parametrize("variant", ["9x9", "7x7", "hex"])
 def test_random_sim_test(variant: str) -> None:
     """OpenSpiel's consistency checks on random games: legal actions, clones, observations,
-    returns, history (``pyspiel.random_sim_test``)."""
+    returns, history, serialisation (``pyspiel.random_sim_test``)."""
     game = pyspiel.load_game(openspiel.SHORT_NAME, {"variant": variant})
     assert game.num_distinct_actions() == {"9x9": 369, "7x7": 225, "hex": 481}[variant]
-    pyspiel.random_sim_test(game, num_sims=5, serialize=False, verbose=False)
+    pyspiel.random_sim_test(game, num_sims=5, serialize=True, verbose=False)
 
 
 def test_mcts_bot_plays_a_whole_game_against_random() -> None:
