@@ -18,6 +18,7 @@ pytest.importorskip("pettingzoo")
 import gymnasium  # noqa: E402
 from gymnasium.utils.env_checker import check_env  # noqa: E402
 from pettingzoo.test import api_test, seed_test  # noqa: E402
+from pettingzoo.utils import wrappers  # noqa: E402
 
 from conftest import oracle_games, oracle_hex_games, oracle_positions  # noqa: E402
 from emergo import Board  # noqa: E402
@@ -194,6 +195,15 @@ def test_pettingzoo_illegal_action_raises() -> None:
     env.reset()
     with pytest.raises(ValueError, match="not legal"):
         env.step(action_space().enter(env.unwrapped.board.geometry.centre))  # R16
+
+
+def test_pettingzoo_terminate_illegal_wrapper() -> None:
+    env = wrappers.TerminateIllegalWrapper(emergo_v0.raw_env(), illegal_reward=-1)
+    env.reset()
+    env.last()
+    env.step(action_space().enter(Board().geometry.centre))  # R16
+    assert all(env.terminations.values())
+    assert env.rewards["player_0"] == -1
 
 
 # --- Gymnasium ----------------------------------------------------------------------------------
