@@ -9,7 +9,8 @@ python3 -m venv .venv
 # The kernel is optional for users (setup.py installs without it when it cannot be built);
 # here it must build, and the kernel's tests must run, not skip.
 export EMERGO_REQUIRE_KERNEL=1
-.venv/bin/python -m pip install -q -e '.[test,webtest]'
+# rl: the research environments' tests; webtest: the browser and HTTP tests
+.venv/bin/python -m pip install -q -e '.[test,webtest,rl]'
 # The web app's browser tests drive the system's Chromium (playwright downloads no browser).
 if [ ! -x /usr/bin/chromium ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
   echo "== installing chromium for the browser tests"
