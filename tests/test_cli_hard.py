@@ -66,18 +66,6 @@ def _numeric_actions() -> list[tuple[str, list[str], argparse.Action]]:
 
 
 NUMERIC = _numeric_actions()
-PENDING = ("play",)
-"""Commands being rewritten on another branch (play): their options join the checks below
-when they use emergo.cli.common's types; until then they are expected to fail."""
-
-
-def _pending(item: tuple[str, list[str], argparse.Action]) -> bool:
-    return item[1][:1] in ([c] for c in PENDING)
-
-
-def _params() -> list[object]:
-    pending = pytest.mark.xfail(reason="emergo play is rewritten on the play branch", strict=False)
-    return [pytest.param(item, marks=pending) if _pending(item) else item for item in NUMERIC]
 
 
 BAD_VALUES = ("-1", "0", "99999999999999999999999", "1" + "0" * 5000, "nan", "inf", "-inf", "x")
@@ -85,11 +73,7 @@ BAD_VALUES = ("-1", "0", "99999999999999999999999", "1" + "0" * 5000, "nan", "in
 
 def test_every_numeric_option_is_bounded() -> None:
     assert len(NUMERIC) >= 20
-    raw = [
-        (p, w, a.dest)
-        for p, w, a in NUMERIC
-        if not isinstance(a.type, Bounded) and not _pending((p, w, a))
-    ]
+    raw = [(p, w, a.dest) for p, w, a in NUMERIC if not isinstance(a.type, Bounded)]
     assert raw == [], "numeric options parsed without bounds (use cli.common.int_range/seconds)"
 
 
@@ -100,7 +84,7 @@ def _label(item: tuple[str, list[str], argparse.Action]) -> str:
     )
 
 
-@pytest.mark.parametrize("item", _params(), ids=_label)
+@pytest.mark.parametrize("item", NUMERIC, ids=_label)
 def test_numeric_option_out_of_range_is_a_usage_error_naming_it(
     item: tuple[str, list[str], argparse.Action], capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -36,9 +36,12 @@ from emergo.cli.common import (
     CliError,
     add_common,
     check_kernel,
+    int_range,
+    option_range,
     parse_board,
     render,
     search_backend,
+    seconds,
     sorted_move_texts,
     view_names,
 )
@@ -65,6 +68,7 @@ from emergo.record import Game as Record
 from emergo.record import read_game, write_game
 from emergo.search import Limit, Searcher
 from emergo.svg import View
+from emergo.wire import SECONDS_MAX, SEED
 
 HUMAN = "human"
 
@@ -93,7 +97,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     )
     p.add_argument(
         "--level",
-        type=int,
+        type=int_range(1, LEVEL_MAX),
         default=LEVEL_MAX,
         metavar="N",
         help=f"strength of the engine, 1 (beginner) to {LEVEL_MAX} (full, the default): "
@@ -101,7 +105,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     )
     p.add_argument(
         "--movetime",
-        type=float,
+        type=seconds(0.001, SECONDS_MAX),
         metavar="S",
         help=f"seconds a computer thinks per move, and hint (default {DEFAULT_MOVETIME:g}; "
         "with --time-control the clock decides unless this is given)",
@@ -118,7 +122,11 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         default="auto",
         help="search backend of the engine and hint (default auto: the C kernel's if built)",
     )
-    p.add_argument("--seed", type=int, help="seed of the computer players' random choices")
+    p.add_argument(
+        "--seed",
+        type=option_range(SEED),
+        help=f"seed of the computer players' random choices (0..{SEED.max})",
+    )
     p.add_argument("--position", help="start from this R22 position (quote it)")
     p.add_argument("--load", metavar="FILE", help="go on with the (first) game saved in FILE")
     p.add_argument(
@@ -806,10 +814,6 @@ def check_save_path(path: str, *, force: bool, console: Console) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    if not 1 <= args.level <= LEVEL_MAX:
-        raise CliError(f"--level must be in 1..{LEVEL_MAX}, not {args.level}")
-    if args.movetime is not None and not args.movetime > 0:
-        raise CliError(f"--movetime must be more than 0 seconds, not {args.movetime}")
     if args.position is not None and args.load is not None:
         raise CliError("use either --position or --load, not both")
     time_control = TimeControl.parse(args.time_control) if args.time_control else None
