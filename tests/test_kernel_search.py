@@ -313,12 +313,15 @@ def test_ctrl_c_in_a_search_leaves_the_searcher_usable() -> None:
 
 
 def test_a_node_limit_past_64_bits_is_a_value_error() -> None:
+    # Limit itself bounds every field (search.NODES_MAX, DEPTH_MAX): nothing wraps in the kernel.
     for nodes in (2**64, 18446744073709551617):
         with pytest.raises(
-            ValueError, match=rf"nodes must be 0\.\.18446744073709551615, not {nodes}"
+            ValueError, match=rf"Limit nodes must be an integer in 1\.\.\d+, not {nodes}"
         ):
-            kernel.Searcher(hash_mb=1).search(opening(), Limit(nodes=nodes))
-    deep = kernel.Searcher(hash_mb=1).search(Board("w 0/0 d4:w e4:b"), Limit(depth=2**31))
+            Limit(nodes=nodes)
+    with pytest.raises(ValueError, match="Limit depth"):
+        Limit(depth=2**31)
+    deep = kernel.Searcher(hash_mb=1).search(Board("w 0/0 d4:w e4:b"), Limit(depth=100))
     assert str(deep.move) == "d4xf4"  # deeper than MAX_DEPTH: as deep as the search goes
 
 
