@@ -6,7 +6,7 @@ from __future__ import annotations
 import importlib
 import json
 import os
-from collections.abc import Generator, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -38,9 +38,6 @@ def _kernel_missing() -> bool:
 
 KERNEL_MISSING = _kernel_missing()
 
-KERNEL_DOCTESTS = ("kernel.py", "mcts.py")
-"""The modules of src/emergo that import the kernel: their docstring examples skip without it."""
-
 
 def requires_kernel(module: str = "emergo.kernel") -> ModuleType:
     """``module`` (one that needs the C kernel), imported; or skip the calling test module.
@@ -55,44 +52,10 @@ def requires_kernel(module: str = "emergo.kernel") -> ModuleType:
     return importlib.import_module(module)
 
 
-class _SkippedModule(pytest.File):
-    """A module of src/emergo whose docstring examples need the kernel, which is missing."""
-
-    def collect(self) -> list[pytest.Item]:
-        item = _SkippedDoctests.from_parent(self, name=self.path.name)
-        item.add_marker(pytest.mark.skip(reason=KERNEL_NOT_BUILT))
-        return [item]
-
-
-class _SkippedDoctests(pytest.Item):
-    """Stands for the docstring examples of a :class:`_SkippedModule`: skipped, not run."""
-
-    def runtest(self) -> None:
-        pass
-
-    def reportinfo(self) -> tuple[Path, int, str]:
-        return self.path, 0, f"[doctest] {self.name}"
-
-
-class _WithoutKernel:
-    """A plugin (global, unlike this conftest's hooks): the doctests of KERNEL_DOCTESTS skip."""
-
-    @pytest.hookimpl(wrapper=True)
-    def pytest_collect_file(
-        self, file_path: Path, parent: pytest.Collector
-    ) -> Generator[None, list[pytest.Collector], list[pytest.Collector]]:
-        collected = yield
-        if file_path.parent == SRC and file_path.name in KERNEL_DOCTESTS:
-            return [_SkippedModule.from_parent(parent, path=file_path)]
-        return collected
-
-
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers", f"requires_kernel: needs the C kernel; skips when {KERNEL_NOT_BUILT}"
     )
-    if KERNEL_MISSING:
-        config.pluginmanager.register(_WithoutKernel(), "emergo-without-kernel")
 
 
 # --- the oracle ----------------------------------------------------------------------------------

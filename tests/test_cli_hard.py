@@ -386,7 +386,8 @@ def test_engine_leaves_quietly_when_its_output_is_closed() -> None:
     except BrokenPipeError:
         pass
     assert proc.wait(timeout=20) == 0
-    assert proc.stderr.read() == ""
+    # nothing but the one-line notice of an install without the C kernel (no traceback)
+    assert [line for line in proc.stderr.read().splitlines() if ": note: " not in line] == []
 
 
 def test_engine_answers_ping_after_a_huge_pos_line() -> None:
