@@ -310,11 +310,13 @@ def create_app(
     *,
     hosts: tuple[str, ...] = (),
     analyst_factory: Any = Analyst,
+    player_factory: Any = None,
 ) -> Guard:
     """The web application: Starlette routes wrapped in the Host/Origin :class:`Guard`.
 
     ``store`` keeps settings, analyses and games (none: settings in memory, no games);
-    ``hosts`` are extra host names the server answers to besides localhost (``--host``).
+    ``hosts`` are extra host names the server answers to besides localhost (``--host``);
+    ``player_factory(spec, variant)`` makes the players of live games (tests pass their own).
     """
     from emergo.web import games
 
@@ -350,4 +352,6 @@ def create_app(
     app.state.store = store
     app.state.settings = {}
     app.state.analyst_factory = analyst_factory
+    if player_factory is not None:
+        app.state.player_factory = player_factory
     return Guard(app, hosts)
