@@ -93,7 +93,7 @@ let requestId = 0;
 
 const board = Board($("board"), {
   events: {
-    move: (move) => play(move.text, "oblique"),
+    move: (move) => (game ? gameMove(move.text, "oblique") : play(move.text, "oblique")),
     refused: (_square, reason) => say(reason),
     select: () => say(""),
   },
@@ -195,10 +195,11 @@ async function play(text, names) {
 /** @param {PositionData} data @param {boolean} animate */
 function show(data, animate) {
   current = data;
+  const mine = !game || (line.ply === line.moves.length && !game.thinking && game.humans.includes(data.turn));
   board.set({
     pieces: data.pieces,
     lastMove: data.lastMove,
-    movable: data.phase === "over" ? null : {moves: data.moves, forbidden: data.forbidden, required: data.required},
+    movable: data.phase === "over" || !mine ? null : {moves: data.moves, forbidden: data.forbidden, required: data.required},
     animate,
   });
   const [top, bottom] = settings.flipped ? ["white", "black"] : ["black", "white"];
@@ -418,6 +419,229 @@ async function exportRecord() {
   }
 }
 
+// --- live games (WebSocket /ws/game/{id}) -----------------------------------------------------------
+
+/**
+ * The live game on the page: its id, socket, last version seen, and who plays what.
+ * @typedef {{id: number, ws: WebSocket|null, version: number, thinking: boolean, humans: string[],
+ *   over: boolean, turn: string, closed: boolean, retry: number, offer: string|null}} LiveGame
+ */
+/** @type {LiveGame|null} */
+let game = null;
+/** @type {((v: unknown) => void)[]} */
+const readyWaiters = [];
+
+/** @param {number} id */
+function joinGame(id) {
+  if (game && game.ws) {
+    game.closed = true;
+    game.ws.close();
+  }
+  game = {id, ws: null, version: -1, thinking: false, humans: [], over: false, turn: "white", closed: false, retry: 0, offer: null};
+  document.body.classList.add("in-game");
+  stopAnalysis();
+  const url = new URL(location.href);
+  url.search = `?game=${id}`;
+  history.replaceState(null, "", url);
+  openGameSocket(game);
+}
+
+/** @param {LiveGame} g */
+function openGameSocket(g) {
+  const ws = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws/game/${g.id}`);
+  g.ws = ws;
+  ws.addEventListener("open", () => { g.retry = 0; });
+  ws.addEventListener("message", (e) => {
+    if (game !== g) return;
+    gameMessage(g, JSON.parse(String(e.data)));
+  });
+  ws.addEventListener("close", (e) => {
+    if (game !== g || g.closed || e.code === 4404) return;
+    // a dropped connection comes back; the server sends the state (and its version) at once
+    g.retry = Math.min(g.retry + 1, 10);
+    say("connection lost: reconnecting ...", false);
+    setTimeout(() => { if (game === g && !g.closed) openGameSocket(g); }, 200 * g.retry);
+  });
+}
+
+/** @param {LiveGame} g @param {any} msg */
+async function gameMessage(g, msg) {
+  if (msg.type === "state") {
+    if (msg.version < g.version) return;
+    const animate = msg.version > g.version && g.version >= 0;
+    g.version = msg.version;
+    g.thinking = msg.thinking;
+    g.over = !!msg.state.outcome;
+    g.turn = msg.state.turn;
+    g.humans = ["white", "black"].filter((c) => msg.players[c].kind === "human");
+    if (!geometry || geometry.variant !== msg.state.variant) {
+      geometry = /** @type {Geometry} */ (await api(`/api/geometry?variant=${encodeURIComponent(msg.state.variant)}`));
+      board.set({squares: geometry.squares, size: geometry.size});
+    }
+    if (game !== g) return;
+    line.start = msg.line.start;
+    line.moves = msg.line.moves;
+    line.firstTurn = msg.line.turn;
+    cache.clear();
+    cache.set(line.moves.length, msg.state);
+    line.ply = line.moves.length;
+    requestId++;
+    if (g.humans.length === 1 && settings.flipped !== (g.humans[0] === "black")) {
+      settings.flipped = g.humans[0] === "black";
+      applySettings();
+    }
+    show(msg.state, animate);
+    showGameInfo(msg);
+    if (msg.analysis && input("show-thinking").checked) showThinking(msg.analysis);
+    while (readyWaiters.length) /** @type {(v: unknown) => void} */ (readyWaiters.shift())(null);
+  } else if (msg.type === "event") {
+    if (msg.event === "Thinking" && input("show-thinking").checked) showThinking(msg.info);
+    if (msg.event === "EngineRestarted" || msg.event === "EngineGaveUp") say(msg.error);
+    if (msg.event === "DrawDeclined") say(`${title(msg.color)} declined the draw`, false);
+  } else if (msg.type === "hint") {
+    if (msg.move) {
+      say(`Hint: ${moveText(msg.move)}${msg.lines[0] ? ` (${msg.lines[0].score})` : ""}`, false);
+      board.set({lastMove: msg.move});
+    } else say("no hint", false);
+  } else if (msg.type === "draw" && msg.accepted === false) {
+    say("the engine declines the draw", false);
+  } else if (msg.type === "error") {
+    say(msg.error);
+    if (msg.status === 404) leaveGame();
+    board.set({});
+  }
+}
+
+/** @param {any} info */
+function showThinking(info) {
+  lines.clear();
+  lines.set(1, info);
+  drawLines();
+}
+
+/** @param {any} msg */
+function showGameInfo(msg) {
+  const p = msg.players;
+  const who = `${p.white.display} (White) vs ${p.black.display} (Black)`;
+  const thinking = msg.thinking ? ` · ${title(msg.state.turn)} is thinking ...` : "";
+  const restarted = msg.restarts ? ` · engine restarted ${msg.restarts}×` : "";
+  $("game-info").textContent = `Game ${msg.game}: ${who}${thinking}${restarted}`;
+  const offer = msg.drawOffer;
+  if (game) game.offer = offer;
+  const answer = offer && game && game.humans.includes(offer === "white" ? "black" : "white");
+  $("draw-answer").hidden = !answer;
+  $("draw-text").textContent = answer ? `${title(offer)} offers a draw:` : "";
+  for (const id of ["takeback", "draw", "resign", "hint"]) {
+    /** @type {HTMLButtonElement} */ ($(id)).disabled = !!msg.state.outcome && id !== "takeback";
+  }
+}
+
+/** The side a person acts for: the one to move in hot-seat, else the human's colour. */
+function actor() {
+  if (!game) return "white";
+  if (game.humans.length === 1) return game.humans[0];
+  return game.turn;
+}
+
+/** @param {Record<string, unknown>} msg */
+function send(msg) {
+  if (!game || !game.ws || game.ws.readyState !== WebSocket.OPEN) {
+    say("not connected to the game");
+    return;
+  }
+  game.ws.send(JSON.stringify(msg));
+}
+
+/** @param {string} text @param {"oblique"|"checker"} names */
+function gameMove(text, names) {
+  if (!game) return;
+  say("");
+  send({type: "move", text, names, by: game.turn, version: game.version});
+}
+
+function leaveGame() {
+  if (game) {
+    game.closed = true;
+    if (game.ws) game.ws.close();
+  }
+  game = null;
+  document.body.classList.remove("in-game");
+  const url = new URL(location.href);
+  url.search = "";
+  history.replaceState(null, "", url);
+  if (current) show(current, false);
+  refreshGames();
+}
+
+async function newGame() {
+  const opponent = /** @type {HTMLSelectElement} */ ($("opponent")).value;
+  const color = /** @type {HTMLSelectElement} */ ($("color")).value;
+  /** @type {Record<string, unknown>} */
+  let other = {kind: "engine", level: Number(/** @type {HTMLSelectElement} */ ($("level")).value)};
+  if (opponent === "movetime") other = {kind: "engine", movetime: Number(/** @type {HTMLSelectElement} */ ($("movetime")).value)};
+  if (opponent === "human") other = {kind: "human", name: color === "white" ? "Black" : "White"};
+  const me = {kind: "human", name: opponent === "human" ? title(color) : "You"};
+  const body = {pos: line.start, moves: line.moves.slice(0, line.ply).map((m) => m.text), white: color === "white" ? me : other, black: color === "white" ? other : me};
+  try {
+    const data = await api("/api/games", body);
+    joinGame(data.id);
+    refreshGames();
+  } catch (e) {
+    say(e instanceof Error ? e.message : String(e));
+  }
+}
+
+// --- saved games ---------------------------------------------------------------------------------
+
+async function refreshGames() {
+  let data;
+  try {
+    data = await api("/api/games");
+  } catch {
+    return;
+  }
+  const list = $("games");
+  list.replaceChildren();
+  for (const g of data.games) {
+    const li = document.createElement("li");
+    li.dataset.game = String(g.id);
+    const what = document.createElement("span");
+    what.className = "what";
+    what.textContent = `#${g.id} ${g.white} vs ${g.black} · ${g.variant} · ${g.result === "*" ? "in progress" : g.result}`;
+    li.appendChild(what);
+    /** @param {string} label @param {() => void} action */
+    const button = (label, action) => {
+      const b = document.createElement("button");
+      b.type = "button";
+      b.className = "small";
+      b.textContent = label;
+      b.addEventListener("click", action);
+      li.appendChild(b);
+    };
+    button(g.result === "*" ? "Resume" : "Open", () => joinGame(g.id));
+    button("Replay", () => replayGame(g.id));
+    const a = document.createElement("a");
+    a.className = "button small";
+    a.href = `/api/games/${g.id}/record`;
+    a.textContent = "Download";
+    li.appendChild(a);
+    button("Delete", async () => {
+      if (game && game.id === g.id) leaveGame();
+      await api(`/api/games/${g.id}`, undefined, "DELETE").catch(() => {});
+      refreshGames();
+    });
+    list.appendChild(li);
+  }
+}
+
+/** @param {number} id */
+async function replayGame(id) {
+  if (game) leaveGame();
+  const saved = await api(`/api/games/${id}`);
+  await load(saved.start, saved.moves, 0);
+  say(`game ${id}: ←/→ step through its ${saved.moves.length} moves`, false);
+}
+
 // --- settings ----------------------------------------------------------------------------------
 
 function applySettings() {
@@ -451,6 +675,28 @@ $("coords").addEventListener("click", () => change({coordinates: !settings.coord
 $("names").addEventListener("click", () => change({names: settings.names === "oblique" ? "checker" : "oblique"}));
 $("anim").addEventListener("click", () => change({animation: !settings.animation}));
 $("theme").addEventListener("click", () => change({theme: settings.theme === "dark" ? "light" : "dark"}));
+$("new-game").addEventListener("submit", (e) => {
+  e.preventDefault();
+  newGame();
+});
+$("opponent").addEventListener("change", () => {
+  const v = /** @type {HTMLSelectElement} */ ($("opponent")).value;
+  $("level").hidden = v !== "engine";
+  $("movetime").hidden = v !== "movetime";
+});
+$("takeback").addEventListener("click", () => {
+  if (!game) return;
+  // hot-seat: the last move goes back; against the engine: the person's last move and the reply
+  const by = game.humans.length === 1 ? game.humans[0] : line.moves.length % 2 === 1 ? line.firstTurn : line.firstTurn === "white" ? "black" : "white";
+  send({type: "takeback", by});
+});
+$("draw").addEventListener("click", () => send({type: "draw", by: actor()}));
+$("resign").addEventListener("click", () => send({type: "resign", by: actor()}));
+$("hint").addEventListener("click", () => send({type: "hint"}));
+$("draw-accept").addEventListener("click", () => send({type: "answer", accept: true, by: game && game.offer === "white" ? "black" : "white"}));
+$("draw-decline").addEventListener("click", () => send({type: "answer", accept: false, by: game && game.offer === "white" ? "black" : "white"}));
+$("leave").addEventListener("click", leaveGame);
+$("refresh-games").addEventListener("click", refreshGames);
 $("first").addEventListener("click", () => goto(0));
 $("back").addEventListener("click", () => goto(line.ply - 1));
 $("forward").addEventListener("click", () => goto(line.ply + 1, true));
@@ -458,7 +704,10 @@ $("last").addEventListener("click", () => goto(line.moves.length));
 $("move-form").addEventListener("submit", async (e) => {
   e.preventDefault();
   const box = input("move-text");
-  if (await play(box.value, settings.names)) box.value = "";
+  if (game) {
+    gameMove(box.value, settings.names);
+    box.value = "";
+  } else if (await play(box.value, settings.names)) box.value = "";
 });
 $("pos-load").addEventListener("click", () => load(input("pos-text").value).catch((e) => say(e.message)));
 $("new9").addEventListener("click", () => load("w 12/12"));
@@ -500,6 +749,14 @@ async function main() {
   if (params.has("flip")) settings.flipped = params.get("flip") === "1";
   if (params.has("animation")) settings.animation = params.get("animation") === "1";
   applySettings();
+  refreshGames();
+  if (params.get("game")) {
+    joinGame(Number(params.get("game")));
+    await new Promise((resolve) => { readyWaiters.push(resolve); });
+    performance.mark("emergo-board-drawn");
+    document.documentElement.dataset.ready = "1";
+    return;
+  }
   try {
     await load(params.get("pos") || "w 12/12", moves, undefined, await first);
   } catch (e) {

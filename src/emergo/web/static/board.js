@@ -622,7 +622,7 @@ export function Board(element, config) {
     if (!prefix.length) {
       for (const name of new Set(movable.moves.filter((m) => m.kind !== "enter").map((m) => m.path[0]))) {
         const p = point(name);
-        svg("circle", {cx: num(p.x), cy: num(p.y), r: num(r + 0.06 * S), class: movable.required ? "movable capture" : "movable"}, layers.marks);
+        svg("circle", {cx: num(p.x), cy: num(p.y), r: num(r + 0.06 * S), class: movable.required ? "movable capture" : "movable", "data-square": name}, layers.marks);
       }
     }
   }

@@ -1,0 +1,145 @@
+"""Games in the browser (real headless Chromium): a whole game against the engine played by
+clicks on the destinations the page shows, hot-seat, takeback, reload, two tabs in sync, the
+saved-games list (resume, replay).  Screenshots go to docs/web/."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+from tests.web.conftest import SHOTS
+
+expect = pytest.importorskip("playwright.sync_api").expect
+
+SEVEN = "7x7 w 8/8"
+
+
+def open_page(page: Any, url: str) -> None:
+    page.goto(url)
+    page.wait_for_selector("html[data-ready='1']")
+
+
+def click(page: Any, selector: str) -> None:
+    """Click the centre of the element (a square, a dot, a ring)."""
+    box = page.locator(selector).first.bounding_box()
+    page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+
+
+def start(page: Any, server: str, opponent: str, color: str = "white", level: str = "1") -> int:
+    open_page(page, f"{server}/?pos={SEVEN}&animation=0&view=diamond&flip=0&names=oblique")
+    page.select_option("#opponent", opponent)
+    if opponent == "engine":
+        page.select_option("#level", level)
+    page.select_option("#color", color)
+    page.click("#start-game")
+    page.wait_for_url(re.compile(r"\?game=\d+"))
+    expect(page.locator("#game-info")).to_contain_text("Game ")
+    return int(page.url.rsplit("=", 1)[1])
+
+
+MY_TURN = "#board .dest.entry, #board .movable"
+
+
+def play_one(page: Any) -> None:
+    """Play a move by clicks: an entry dot, or a ringed piece then its destinations in turn."""
+    dots = page.locator("#board .dest.entry")
+    if dots.count():
+        click(page, "#board .dest.entry")
+        return
+    square = page.locator("#board .movable").first.get_attribute("data-square")
+    click(page, f"#board .piece[data-square='{square}']")
+    for _ in range(20):  # a capture is entered landing by landing
+        dests = page.locator("#board .input .dest")
+        if not dests.count():
+            return
+        click(page, "#board .input .dest")
+
+
+def wait_turn_or_end(page: Any) -> bool:
+    """Wait until the person may move (True) or the game is over (False)."""
+    page.wait_for_function(
+        f"""() => document.querySelector("{MY_TURN}")
+                || document.getElementById("result").textContent !== "" """,
+        timeout=30000,
+    )
+    return page.locator("#result").inner_text() == ""
+
+
+def test_a_whole_game_against_the_engine_by_clicks(page: Any, server: str) -> None:
+    game_id = start(page, server, "engine", "white", "1")
+    plies, shot = 0, False
+    for _ in range(400):
+        if not wait_turn_or_end(page):
+            break
+        before = page.locator("#moves button").count()
+        play_one(page)
+        page.wait_for_function(
+            f"""() => document.querySelectorAll("#moves button").length > {before}
+                    || document.getElementById("message").textContent !== "" """
+        )
+        plies = page.locator("#moves button").count()
+        if plies >= 6 and not shot:
+            shot = True
+            page.check("#show-thinking")
+            SHOTS.mkdir(parents=True, exist_ok=True)
+            page.screenshot(path=str(SHOTS / "game-engine.png"))
+    result = page.locator("#result").inner_text()
+    assert re.match(r"(1-0|0-1|1/2-1/2) \(.*\(R\d+[abc]?\)\)", result), result
+    assert plies > 4
+    saved = page.request.get(f"{server}/api/games/{game_id}").json()
+    assert saved["result"] != "*" and len(saved["moves"]) == page.locator("#moves button").count()
+    page.reload()  # the finished game comes back as it was
+    page.wait_for_selector("html[data-ready='1']")
+    assert page.locator("#result").inner_text() == result
+
+
+def test_hot_seat_takeback_reload_and_two_tabs(page: Any, server: str) -> None:
+    game_id = start(page, server, "human")
+    other = page.context.new_page()  # a second tab on the same game
+    open_page(other, f"{server}/?game={game_id}")
+    click(page, "#board .dest.entry[data-square='c4']")
+    expect(page.locator("#moves button")).to_have_count(1)
+    expect(other.locator("#moves button")).to_have_count(1)  # the other tab follows
+    assert "Black to enter" in page.locator("#status").inner_text()
+    click(other, "#board .dest.entry[data-square='e5']")  # Black moves from the other tab
+    expect(page.locator("#moves button")).to_have_count(2)
+    page.click("#takeback")
+    expect(page.locator("#moves button")).to_have_count(1)
+    expect(other.locator("#moves button")).to_have_count(1)
+    page.reload()
+    page.wait_for_selector("html[data-ready='1']")
+    expect(page.locator("#moves button")).to_have_count(1)
+    assert page.locator("#moves button").first.inner_text() == "c4"
+    saved = page.request.get(f"{server}/api/games/{game_id}").json()
+    assert saved["moves"] == ["c4"]
+    other.close()
+
+
+def test_saved_games_resume_replay_delete(page: Any, server: str) -> None:
+    game_id = start(page, server, "human")
+    click(page, "#board .dest.entry[data-square='c4']")
+    expect(page.locator("#moves button")).to_have_count(1)
+    click(page, "#board .dest.entry[data-square='e5']")
+    expect(page.locator("#moves button")).to_have_count(2)
+    page.click("#leave")
+    page.click("#refresh-games")
+    row = page.locator(f"#games li[data-game='{game_id}']")
+    expect(row).to_contain_text("in progress")
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / "saved-games.png"))
+    row.get_by_role("button", name="Replay").click()
+    expect(page.locator("#moves button")).to_have_count(2)
+    page.click("#last")
+    expect(page.locator("#moves button.current")).to_have_text("e5")
+    page.click("#back")
+    expect(page.locator("#moves button.current")).to_have_text("c4")
+    row.get_by_role("button", name="Resume").click()
+    page.wait_for_url(re.compile(rf"\?game={game_id}$"))
+    expect(page.locator("#moves button")).to_have_count(2)
+    assert "White to enter" in page.locator("#status").inner_text()
+    record = page.request.get(f"{server}/api/games/{game_id}/record").text()
+    assert "1. c4 e5" in record
+    page.locator(f"#games li[data-game='{game_id}']").get_by_role("button", name="Delete").click()
+    expect(page.locator(f"#games li[data-game='{game_id}']")).to_have_count(0)
+    assert page.request.get(f"{server}/api/games/{game_id}").status == 404
