@@ -143,3 +143,26 @@ def test_saved_games_resume_replay_delete(page: Any, server: str) -> None:
     page.locator(f"#games li[data-game='{game_id}']").get_by_role("button", name="Delete").click()
     expect(page.locator(f"#games li[data-game='{game_id}']")).to_have_count(0)
     assert page.request.get(f"{server}/api/games/{game_id}").status == 404
+
+
+def test_hex_board_renders_and_takes_a_move(page: Any, server: str) -> None:
+    open_page(page, f"{server}/?pos=hex%20w%2012/12&animation=0&view=diamond&flip=0")
+    assert page.locator("#board").get_attribute("data-view") == "hexagon"
+    assert page.locator("#board .cell.hex").count() == 37
+    assert page.locator("#board .dest.entry").count() == 36  # the centre d4 is banned (R16)
+    assert page.locator("#board .forbidden[data-square='d4']").count() == 1
+    click(page, "#board .dest.entry[data-square='c3']")
+    expect(page.locator("#moves button")).to_have_count(1)
+    click(page, "#board .dest.entry[data-square='e5']")
+    expect(page.locator("#moves button")).to_have_count(2)
+    # and a game against the engine on the hexagon (the backend that plays hex)
+    page.select_option("#opponent", "engine")
+    page.select_option("#level", "1")
+    page.click("#start-game")
+    page.wait_for_url(re.compile(r"\?game=\d+"))
+    assert wait_turn_or_end(page)
+    play_one(page)
+    expect(page.locator("#moves button")).to_have_count(4)
+    assert wait_turn_or_end(page)
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / "hex.png"))

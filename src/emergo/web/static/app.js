@@ -11,7 +11,7 @@ import {Board} from "./board.js";
  * @typedef {import("./board.js").SquareInfo} SquareInfo
  * @typedef {import("./board.js").Piece} Piece
  * @typedef {import("./board.js").Reason} Reason
- * @typedef {{variant: string, size: number, men: number, centre: string, squares: SquareInfo[]}} Geometry
+ * @typedef {{variant: string, size: number, men: number, centre: string, shape: string, squares: SquareInfo[]}} Geometry
  * @typedef {{result: string, termination: string, reason: string, winner: string|null}} Outcome
  * @typedef {{
  *   position: string, variant: string, turn: "white"|"black",
@@ -155,7 +155,7 @@ async function load(start, moves = [], ply, answer) {
   cache.clear();
   cache.set(line.moves.length, data);
   geometry = data.geometry;
-  board.set({squares: geometry.squares, size: geometry.size});
+  board.set({squares: geometry.squares, size: geometry.size, shape: geometry.shape});
   input("pos-text").value = line.start;
   stopAnalysis();
   await goto(ply === undefined ? line.moves.length : ply);
@@ -476,7 +476,7 @@ async function gameMessage(g, msg) {
     g.humans = ["white", "black"].filter((c) => msg.players[c].kind === "human");
     if (!geometry || geometry.variant !== msg.state.variant) {
       geometry = /** @type {Geometry} */ (await api(`/api/geometry?variant=${encodeURIComponent(msg.state.variant)}`));
-      board.set({squares: geometry.squares, size: geometry.size});
+      board.set({squares: geometry.squares, size: geometry.size, shape: geometry.shape});
     }
     if (game !== g) return;
     line.start = msg.line.start;
@@ -712,6 +712,7 @@ $("move-form").addEventListener("submit", async (e) => {
 $("pos-load").addEventListener("click", () => load(input("pos-text").value).catch((e) => say(e.message)));
 $("new9").addEventListener("click", () => load("w 12/12"));
 $("new7").addEventListener("click", () => load("7x7 w 8/8"));
+$("newhex").addEventListener("click", () => load("hex w 12/12"));
 $("analyse").addEventListener("click", () => (analysing ? stopAnalysis() : startAnalysis().catch((e) => say(e.message))));
 $("import").addEventListener("click", () => importRecord(/** @type {HTMLTextAreaElement} */ ($("record")).value));
 $("export").addEventListener("click", exportRecord);
