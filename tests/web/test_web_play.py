@@ -166,3 +166,56 @@ def test_hex_board_renders_and_takes_a_move(page: Any, server: str) -> None:
     assert wait_turn_or_end(page)
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SHOTS / "hex.png"))
+
+
+RECORD = """[Event "replay test"]
+[Variant "7x7"]
+
+1. c4 e5 2. b3 d5 *
+"""
+
+
+def test_replay_import_step_annotate_export(page: Any, server: str) -> None:
+    open_page(page, f"{server}/?pos={SEVEN}&animation=0&view=diamond&flip=0&names=oblique")
+    page.fill("#record", RECORD)
+    page.click("#import")
+    expect(page.locator("#moves button")).to_have_count(4)
+    page.click("#first")
+    expect(page.locator("#moves button.current")).to_have_count(0)
+    page.locator("body").press("ArrowRight")
+    expect(page.locator("#moves button.current")).to_have_text("c4")
+    page.locator("body").press("End")
+    expect(page.locator("#moves button.current")).to_have_text(re.compile("^d5"))
+    page.click("#review")
+    expect(page.locator("#message")).to_contain_text("reviewed", timeout=30000)
+    text = page.locator("#record").input_value()
+    assert '[Annotator "emergo analyse"]' in text and "1. c4 {" in text
+    assert page.locator("#moves button").first.get_attribute("title")  # the evaluation
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / "replay.png"))
+    page.click("#export")
+    expect(page.locator("#record")).to_have_value(re.compile(r"1\. c4 e5 2\. b3 d5"))
+
+
+def test_position_editor_is_checked_by_the_server(page: Any, server: str) -> None:
+    open_page(page, f"{server}/?pos={SEVEN}&animation=0&view=diamond&flip=0&names=oblique")
+    page.click("#edit")
+    page.fill("#hand-w", "8")
+    page.fill("#hand-b", "8")
+    page.select_option("#brush", "white")
+    click(page, "#board .cell[data-square='c4']")
+    page.click("#edit-done")
+    expect(page.locator("#message")).to_contain_text("9 men")  # 8 in hand + 1: too many
+    page.fill("#hand-w", "6")
+    page.select_option("#brush", "black")
+    click(page, "#board .cell[data-square='e5']")
+    page.fill("#hand-b", "7")
+    page.select_option("#edit-turn", "b")
+    page.click("#edit-done")
+    expect(page.locator("#pos-text")).to_have_value("7x7 b 6/7 c4:w e5:b")
+    assert page.locator("#board .piece").count() == 2
+    # start a game from here: hot-seat from the edited position
+    page.select_option("#opponent", "human")
+    page.click("#start-game")
+    page.wait_for_url(re.compile(r"\?game=\d+"))
+    expect(page.locator("#status")).to_contain_text("Black to enter")

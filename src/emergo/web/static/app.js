@@ -95,6 +95,7 @@ const board = Board($("board"), {
   events: {
     move: (move) => (game ? gameMove(move.text, "oblique") : play(move.text, "oblique")),
     refused: (_square, reason) => say(reason),
+    square: (square) => editSquare(square),
     select: () => say(""),
   },
 });
@@ -152,6 +153,7 @@ async function load(start, moves = [], ply, answer) {
   line.start = data.line.start;
   line.moves = data.line.moves;
   line.firstTurn = data.line.turn;
+  marks.clear();
   cache.clear();
   cache.set(line.moves.length, data);
   geometry = data.geometry;
@@ -270,6 +272,12 @@ function drawMoves() {
     if (i + 1 === line.ply) {
       b.classList.add("current");
       b.setAttribute("aria-current", "step");
+    }
+    const mark = marks.get(i + 1);
+    if (mark) {
+      b.textContent += mark.mark;
+      b.title = mark.comment;
+      if (mark.kind) b.classList.add(mark.kind);
     }
     b.addEventListener("click", () => goto(i + 1));
     box.appendChild(b);
@@ -642,6 +650,91 @@ async function replayGame(id) {
   say(`game ${id}: ←/→ step through its ${saved.moves.length} moves`, false);
 }
 
+// --- the engine's review of the line -------------------------------------------------------------
+
+/** @type {Map<number, {mark: string, kind: string, comment: string}>} */
+const marks = new Map();
+
+async function reviewLine() {
+  if (!line.moves.length) return say("no moves to review");
+  say("the engine reviews every move ...", false);
+  /** @type {HTMLButtonElement} */ ($("review")).disabled = true;
+  try {
+    const data = await api("/api/review", {pos: line.start, moves: line.moves.map((m) => m.text), time: 0.2, names: settings.names});
+    marks.clear();
+    for (const m of data.moves) marks.set(m.ply, m);
+    /** @type {HTMLTextAreaElement} */ ($("record")).value = data.text;
+    const bad = data.moves.filter((/** @type {{mark: string}} */ m) => m.mark).length;
+    say(`reviewed: ${bad} move${bad === 1 ? "" : "s"} marked (?! inaccuracy, ? mistake, ?? blunder)`, false);
+    drawMoves();
+  } catch (e) {
+    say(e instanceof Error ? e.message : String(e));
+  } finally {
+    /** @type {HTMLButtonElement} */ ($("review")).disabled = false;
+  }
+}
+
+// --- the position editor (the server checks the position: R6, R22) ------------------------------
+
+/** @type {{pieces: Record<string, Piece>}|null} */
+let editing = null;
+
+function startEditing() {
+  if (game) leaveGame();
+  if (!current) return;
+  stopAnalysis();
+  editing = {pieces: structuredClone(current.pieces)};
+  input("hand-w").value = String(current.hands.white);
+  input("hand-b").value = String(current.hands.black);
+  /** @type {HTMLSelectElement} */ ($("edit-turn")).value = current.turn === "white" ? "w" : "b";
+  $("editor").hidden = false;
+  $("edit").setAttribute("aria-pressed", "true");
+  board.set({pieces: editing.pieces, lastMove: null, movable: null});
+  say("click squares to put or remove men; Done checks the position", false);
+}
+
+/** @param {string} square @returns {boolean} */
+function editSquare(square) {
+  if (!editing) return false;
+  const brush = /** @type {HTMLSelectElement} */ ($("brush")).value;
+  const old = editing.pieces[square];
+  if (brush === "empty") delete editing.pieces[square];
+  else if (!old) editing.pieces[square] = {owner: /** @type {any} */ (brush), caps: 1, prisoners: 0};
+  else if (old.owner === brush) old.caps += 1;
+  else editing.pieces[square] = {owner: /** @type {any} */ (brush), caps: 1, prisoners: old.prisoners ? 0 : old.caps};
+  board.set({pieces: {...editing.pieces}, lastMove: null, movable: null});
+  return true;
+}
+
+/** The position being edited as an R22 string; the server says whether it is one. */
+function editedPosition() {
+  if (!editing || !geometry) return "";
+  const letter = (/** @type {string} */ owner) => (owner === "white" ? "w" : "b");
+  const stacks = Object.entries(editing.pieces)
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([sq, p]) => {
+      const under = p.prisoners ? `${letter(p.owner === "white" ? "black" : "white")}${p.prisoners}` : "";
+      return `${sq}:${under}${letter(p.owner)}${p.caps}`;
+    });
+  const variant = geometry.variant === "9x9" ? "" : `${geometry.variant} `;
+  const turn = /** @type {HTMLSelectElement} */ ($("edit-turn")).value;
+  return `${variant}${turn} ${Number(input("hand-w").value)}/${Number(input("hand-b").value)} ${stacks.join(" ")}`.trim();
+}
+
+async function finishEditing() {
+  const pos = editedPosition();
+  try {
+    const data = await api("/api/position", {pos, moves: []});
+    editing = null;
+    $("editor").hidden = true;
+    $("edit").setAttribute("aria-pressed", "false");
+    await load(pos, [], undefined, data);
+    say("");
+  } catch (e) {
+    say(e instanceof Error ? e.message : String(e));
+  }
+}
+
 // --- settings ----------------------------------------------------------------------------------
 
 function applySettings() {
@@ -697,6 +790,14 @@ $("draw-accept").addEventListener("click", () => send({type: "answer", accept: t
 $("draw-decline").addEventListener("click", () => send({type: "answer", accept: false, by: game && game.offer === "white" ? "black" : "white"}));
 $("leave").addEventListener("click", leaveGame);
 $("refresh-games").addEventListener("click", refreshGames);
+$("review").addEventListener("click", reviewLine);
+$("edit").addEventListener("click", () => (editing ? finishEditing() : startEditing()));
+$("edit-done").addEventListener("click", finishEditing);
+$("edit-clear").addEventListener("click", () => {
+  if (!editing) return;
+  editing.pieces = {};
+  board.set({pieces: {}, lastMove: null, movable: null});
+});
 $("first").addEventListener("click", () => goto(0));
 $("back").addEventListener("click", () => goto(line.ply - 1));
 $("forward").addEventListener("click", () => goto(line.ply + 1, true));

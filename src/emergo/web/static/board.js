@@ -30,6 +30,7 @@ const D_HEX = 1.4 * S;
  *   move?: (move: MoveInfo) => void,
  *   select?: (square: string|null) => void,
  *   refused?: (square: string, reason: string) => void,
+ *   square?: (square: string) => boolean,
  * }} BoardEvents
  * @typedef {{
  *   view: "diamond"|"checker",
@@ -302,6 +303,7 @@ export function Board(element, config) {
    * @param {string} square
    */
   function click(square) {
+    if (state.events.square && state.events.square(square)) return; // consumed (an editor)
     const movable = state.movable;
     cursor = square;
     if (!movable || animating) {
