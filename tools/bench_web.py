@@ -53,7 +53,7 @@ def free_port() -> int:
 
 def pct(values: list[float], p: float) -> float:
     ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))]
+    return ordered[min(len(ordered) - 1, round(p / 100 * (len(ordered) - 1)))]
 
 
 @contextmanager
@@ -150,22 +150,9 @@ def round_trip(moves: int) -> dict[str, float]:
                 n = watcher.locator("#moves button").count()
                 start = time.perf_counter()
                 play_click(mover)
-                try:
-                    watcher.wait_for_function(
-                        f"() => document.querySelectorAll('#moves button').length > {n}",
-                        timeout=10000,
-                    )
-                except Exception:
-                    print(
-                        "stuck:",
-                        n,
-                        mover.locator("#moves button").count(),
-                        mover.locator("#message").inner_text(),
-                        mover.locator("#status").inner_text(),
-                        file=sys.stderr,
-                    )
-                    mover.screenshot(path="/tmp/web2-stuck.png")
-                    raise
+                watcher.wait_for_function(
+                    f"() => document.querySelectorAll('#moves button').length > {n}"
+                )
                 times.append(1000 * (time.perf_counter() - start))
                 mover.wait_for_function(  # before the next click: the mover's own board too
                     f"() => document.querySelectorAll('#moves button').length > {n}"
