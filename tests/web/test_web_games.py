@@ -296,6 +296,7 @@ def test_a_killed_server_keeps_every_acknowledged_move(tmp_path: Path) -> None:
     try:
         saved = httpx.get(f"{base}/api/games/{game_id}").json()
         assert saved["moves"][: len(acknowledged)] == acknowledged
+        assert "live" in saved  # resumed at start-up, before anyone asked for it
         # the game resumes: its live state is rebuilt from the store and takes a move
         state = httpx.post(f"{base}/api/games/{game_id}/stop", json={}).json()["state"]
         assert [m["text"] for m in state["line"]["moves"]][: len(acknowledged)] == acknowledged

@@ -369,6 +369,7 @@ def create_app(
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        await games.startup(app)
         yield
         await games.shutdown(app)
 

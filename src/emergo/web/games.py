@@ -404,11 +404,17 @@ def _saved(store: Store, game_id: int) -> JSON:
 
 async def live_game(conn: Request | WebSocket, game_id: int) -> LiveGame:
     """The live game ``game_id``, resumed from the store when it is not running yet."""
-    lives = _lives(conn.app)
+    _store(conn)
+    return await resume(conn.app, game_id)
+
+
+async def resume(app: Any, game_id: int) -> LiveGame:
+    """The live game ``game_id`` of ``app``, rebuilt from the store if it is not running."""
+    lives = _lives(app)
     live = lives.get(game_id)
     if live is not None and not live.closed:
         return live
-    store = _store(conn)
+    store: Store = app.state.store
     saved = await asyncio.to_thread(_saved, store, game_id)
     specs = saved.get("players") or {}
     try:
@@ -418,7 +424,7 @@ async def live_game(conn: Request | WebSocket, game_id: int) -> LiveGame:
     board = board_from(saved["start"], list(saved.get("moves", [])))
     outcome = _outcome_of_saved(saved, board)
     loop = asyncio.get_running_loop()
-    factory: PlayerFactory = getattr(conn.app.state, "player_factory", make_player)
+    factory: PlayerFactory = getattr(app.state, "player_factory", make_player)
 
     def build() -> LiveGame:
         return LiveGame(
@@ -674,6 +680,24 @@ def routes() -> list[BaseRoute]:
         Route("/api/games/{game_id}/{command}", game_command, methods=["POST"]),
         WebSocketRoute("/ws/game/{game_id}", ws_game),
     ]
+
+
+RESUME_AT_START = 20
+"""Unfinished games (the most recently played) resumed when the server starts."""
+
+
+async def startup(app: Starlette) -> None:
+    """Resume the unfinished games: an engine to move starts thinking again."""
+    store: Store | None = app.state.store
+    if store is None:
+        return
+    saved = await asyncio.to_thread(store.games, 200)
+    unfinished = [g["id"] for g in saved if g["result"] == "*"][:RESUME_AT_START]
+    for game_id in unfinished:
+        try:
+            await resume(app, game_id)
+        except Exception:  # a game the store holds but cannot be replayed: leave it saved
+            log.exception("game %s cannot be resumed", game_id)
 
 
 async def shutdown(app: Starlette) -> None:
