@@ -219,3 +219,26 @@ def test_position_editor_is_checked_by_the_server(page: Any, server: str) -> Non
     page.click("#start-game")
     page.wait_for_url(re.compile(r"\?game=\d+"))
     expect(page.locator("#status")).to_contain_text("Black to enter")
+
+
+def test_variations_are_kept_as_branches(page: Any, server: str) -> None:
+    open_page(page, f"{server}/?pos={SEVEN}&moves=c4%20e5%20b3&animation=0&names=oblique")
+    page.click("#back")
+    page.click("#back")
+    expect(page.locator("#moves button.current")).to_have_text("c4")
+    page.fill("#move-text", "e3")
+    page.press("#move-text", "Enter")
+    expect(page.locator("#moves button")).to_have_count(2)
+    branches = page.locator("#variations button")
+    expect(branches).to_have_count(1)
+    assert branches.first.inner_text() == "1... e5 b3"
+    branches.first.click()  # the branch becomes the line, the line a branch
+    expect(page.locator("#moves button")).to_have_count(3)
+    expect(page.locator("#moves button.current")).to_have_text("e5")
+    assert branches.first.inner_text() == "1... e3"
+    page.click("#back")
+    page.fill("#move-text", "e3")  # playing a branch's move again takes the branch up
+    page.press("#move-text", "Enter")
+    expect(page.locator("#moves button")).to_have_count(2)
+    expect(branches).to_have_count(1)
+    assert branches.first.inner_text() == "1... e5 b3"

@@ -85,6 +85,12 @@ const settings = {view: "diamond", names: "oblique", theme: "light", coordinates
 const line = {start: "w 12/12", moves: [], ply: 0, firstTurn: "white"};
 /** @type {Map<number, PositionData>} */
 const cache = new Map();
+/**
+ * The branches left when another move was played at `ply`: each the whole line it was, so the
+ * line and its branches are a tree (every branch shares the line's moves before `ply`).
+ * @type {{ply: number, moves: MoveInfo[]}[]}
+ */
+let variations = [];
 /** @type {PositionData|null} */
 let current = null;
 /** @type {Geometry|null} */
@@ -154,6 +160,7 @@ async function load(start, moves = [], ply, answer) {
   line.moves = data.line.moves;
   line.firstTurn = data.line.turn;
   marks.clear();
+  variations = [];
   cache.clear();
   cache.set(line.moves.length, data);
   geometry = data.geometry;
@@ -177,6 +184,20 @@ async function play(text, names) {
     if (line.ply !== ply) return;
     const same = line.moves[ply] && line.moves[ply].text === data.move.text;
     if (!same) {
+      const known = variations.findIndex((v) => v.moves[ply] && v.moves[ply].text === data.move.text && v.moves.slice(0, ply).every((m, k) => m.text === line.moves[k].text));
+      if (line.moves.length > ply) variations.push({ply, moves: line.moves});
+      if (known >= 0) {
+        // back into a branch played before: the line takes it up whole
+        const [branch] = variations.splice(known, 1);
+        line.moves = branch.moves;
+        for (const k of [...cache.keys()]) if (k > ply) cache.delete(k);
+        cache.set(ply + 1, data);
+        line.ply = ply + 1;
+        requestId++;
+        say("");
+        show(data, true);
+        return true;
+      }
       line.moves = [...line.moves.slice(0, ply), data.move];
       for (const k of [...cache.keys()]) if (k > ply) cache.delete(k);
     }
@@ -282,8 +303,35 @@ function drawMoves() {
     b.addEventListener("click", () => goto(i + 1));
     box.appendChild(b);
   });
+  drawVariations();
   const currentButton = box.querySelector(".current");
   if (currentButton) currentButton.scrollIntoView({block: "nearest"});
+}
+
+/** The branches, each as a button that makes it the line (the line becomes a branch). */
+function drawVariations() {
+  const box = $("variations");
+  box.replaceChildren();
+  const offset = line.firstTurn === "white" ? 0 : 1;
+  variations.forEach((v, i) => {
+    const li = document.createElement("li");
+    li.style.marginLeft = `${Math.min(v.ply, 20) * 0.3}rem`;
+    const b = document.createElement("button");
+    b.type = "button";
+    const slot = v.ply + offset;
+    const number = `${Math.floor(slot / 2) + 1}${slot % 2 ? "..." : "."}`;
+    b.textContent = `${number} ${v.moves.slice(v.ply, v.ply + 6).map(moveText).join(" ")}${v.moves.length > v.ply + 6 ? " ..." : ""}`;
+    b.title = "Make this branch the line";
+    b.addEventListener("click", () => {
+      variations.splice(i, 1, {ply: v.ply, moves: line.moves});
+      line.moves = v.moves;
+      for (const k of [...cache.keys()]) if (k > v.ply) cache.delete(k);
+      goto(v.ply + 1);
+    });
+    li.appendChild(b);
+    box.appendChild(li);
+  });
+  $("variations").hidden = variations.length === 0;
 }
 
 // --- engine analysis over a WebSocket ----------------------------------------------------------------
