@@ -242,3 +242,31 @@ def test_variations_are_kept_as_branches(page: Any, server: str) -> None:
     expect(page.locator("#moves button")).to_have_count(2)
     expect(branches).to_have_count(1)
     assert branches.first.inner_text() == "1... e5 b3"
+
+
+def test_engine_thinking_hint_draw_resign(page: Any, server: str) -> None:
+    page.add_init_script(  # keep the page's sockets, so that the test can drop them
+        """const Native = window.WebSocket; window.__sockets = [];
+        window.WebSocket = class extends Native {
+          constructor(...a) { super(...a); window.__sockets.push(this); } };"""
+    )
+    open_page(page, f"{server}/?pos={SEVEN}&animation=0&view=diamond&flip=0&names=oblique")
+    page.select_option("#opponent", "movetime")
+    page.select_option("#movetime", "3")
+    page.select_option("#color", "black")  # the engine opens
+    page.click("#start-game")
+    page.wait_for_url(re.compile(r"\?game=\d+"))
+    page.check("#show-thinking")
+    expect(page.locator("#lines li").first).to_contain_text("/", timeout=5000)  # score/depth
+    assert page.locator("#board").get_attribute("data-flipped") == "true"  # Black at the bottom
+    assert wait_turn_or_end(page)
+    page.click("#hint")
+    expect(page.locator("#message")).to_contain_text("Hint:", timeout=10000)
+    page.click("#draw")
+    expect(page.locator("#message")).to_contain_text("declines", timeout=10000)
+    page.evaluate("() => window.__sockets.forEach((s) => s.close())")  # the connection drops
+    expect(page.locator("#message")).to_contain_text("reconnecting")
+    page.wait_for_function("() => window.__sockets.filter((s) => s.readyState === 1).length")
+    page.click("#resign")
+    expect(page.locator("#result")).to_contain_text("1-0 (Black resigned (R20))", timeout=10000)
+    assert page.locator("#status").inner_text().startswith("Game over")
