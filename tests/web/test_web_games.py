@@ -312,3 +312,48 @@ def test_a_killed_server_keeps_every_acknowledged_move(tmp_path: Path) -> None:
     finally:
         process.terminate()
         process.wait(10)
+
+
+class HangingSearcher:
+    """A searcher that never answers, not even when asked to stop (a hung engine)."""
+
+    name = "hangs"
+
+    def __init__(self) -> None:
+        import threading
+
+        self.forever = threading.Event()
+
+    def search(self, board: Any, limit: Any, **_: Any) -> Any:
+        self.forever.wait(60)
+        raise RuntimeError("released")
+
+
+def test_a_hung_engine_is_replaced(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from emergo.web import games
+
+    monkeypatch.setattr(games, "HANG_GRACE", 0.5)
+    hung = HangingSearcher()
+    made: list[str] = []
+
+    def factory(spec: dict[str, Any], variant: str) -> Player:
+        if spec["kind"] != "engine":
+            return make_player(spec, variant)
+        made.append(variant)
+        if len(made) == 1:
+            return Computer(hung, Limit(time=0.1))  # type: ignore[arg-type]
+        return make_player(spec, variant)
+
+    store = Store.open(f"sqlite:///{tmp_path / 'db.sqlite3'}")
+    with TestClient(create_app(store, player_factory=factory), base_url="http://x") as c:
+        body = {"pos": SEVEN, "white": {"kind": "engine", "level": 1}, "black": {}}
+        game_id = c.post("/api/games", json=body, headers=HOST).json()["id"]
+        with c.websocket_connect(f"/ws/game/{game_id}", headers=HOST) as ws:
+            while (event := receive(ws, "event"))["event"] != "EngineRestarted":
+                pass
+            assert "stopped answering" in event["error"]
+            while (state := receive(ws, "state"))["state"]["ply"] < 1:
+                pass
+            assert state["restarts"] == 1 and state["state"]["turn"] == "black"
+    hung.forever.set()
+    store.close()
