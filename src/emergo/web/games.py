@@ -21,6 +21,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import threading
 import time
 from collections.abc import Callable
 from typing import Any
@@ -169,8 +170,14 @@ class LiveGame:
         self.closed = False
         self.analysis: JSON | None = None
         self._thinking_since: tuple[int, float] | None = None
+        self._replacing = threading.Lock()
         self.base = base
         self.plies = len(board.move_stack)
+        # What the store holds (the board, the end, the version): the only state clients see.
+        self._stored_lock = threading.Lock()
+        self.stored_board = board.copy()
+        self.stored_outcome = outcome
+        self.stored_version = base
         self.game = self._new_game(board, outcome)
         self.watchdog = loop.create_task(self._watch())
 
@@ -196,15 +203,26 @@ class LiveGame:
 
     @property
     def version(self) -> int:
-        return self.base + self.game.version
+        """The version of the stored state (what clients may know of)."""
+        with self._stored_lock:
+            return self.stored_version
 
-    def replace_engine(self, why: str) -> None:
-        """Rebuild the game from its board with fresh players (from any thread but the game's)."""
+    def replace_engine(self, why: str, failed: Game | None = None) -> None:
+        """Rebuild the game from its board with fresh players (from any thread but the game's);
+        ``failed``: only if that game is still the live one (one failure, one replacement)."""
+        with self._replacing:
+            if failed is not None and failed is not self.game:
+                return
+            self._replace_locked(why)
+
+    def _replace_locked(self, why: str) -> None:
         old = self.game
-        self.unsubscribe()
-        board, outcome = old.board, old.outcome
-        self.base += old.version + 1
         old.close()
+        old.wait(5.0)  # the events of the old game delivered (and stored) first
+        self.unsubscribe()
+        with self._stored_lock:
+            board, outcome = self.stored_board.copy(), self.stored_outcome
+            self.base = self.stored_version = self.stored_version + 1
         if self.closed:
             return
         if self.restarts >= MAX_RESTARTS:
@@ -242,6 +260,17 @@ class LiveGame:
             self.failed = "the store failed: the game is stopped"
             self.loop.call_soon_threadsafe(self._close_soon)
             return
+        if hasattr(event, "version"):
+            with self._stored_lock:  # stored: now clients may see it
+                if isinstance(event, MovePlayed):
+                    self.stored_board.push(event.move)
+                elif isinstance(event, TakenBack):
+                    for _ in event.moves:
+                        self.stored_board.pop()
+                    self.stored_outcome = None
+                elif isinstance(event, GameOver):
+                    self.stored_outcome = event.outcome
+                self.stored_version = max(self.stored_version, version)
         message: JSON = {"type": "event", "event": type(event).__name__}
         if isinstance(event, MovePlayed):
             message.update(ply=event.ply, text=event.text, color=color_name(event.color))
@@ -260,7 +289,7 @@ class LiveGame:
         if isinstance(event, ComputerFailed):
             message["error"] = event.message
             self._send(message, False)
-            self.loop.call_soon_threadsafe(self._replace_soon, event.message)
+            self.loop.call_soon_threadsafe(self._replace_soon, event.message, self.game)
             return
         self.analysis = None
         self._send(message, True)
@@ -268,8 +297,8 @@ class LiveGame:
     def _send(self, message: JSON, with_state: bool) -> None:
         self.loop.call_soon_threadsafe(self.queue.put_nowait, (message, with_state))
 
-    def _replace_soon(self, why: str) -> None:
-        self.loop.create_task(asyncio.to_thread(self.replace_engine, why))
+    def _replace_soon(self, why: str, failed: Game) -> None:
+        self.loop.create_task(asyncio.to_thread(self.replace_engine, why, failed))
 
     def _close_soon(self) -> None:
         self.loop.create_task(asyncio.to_thread(self.close))
@@ -305,19 +334,18 @@ class LiveGame:
                 allowed += player.limit.time
             if time.monotonic() - self._thinking_since[1] > allowed:
                 self._thinking_since = None
-                await asyncio.to_thread(self.replace_engine, "the engine stopped answering")
+                why = "the engine stopped answering"
+                await asyncio.to_thread(self.replace_engine, why, game)
 
     def state(self) -> JSON:
         """The whole state of the game now (one consistent moment)."""
-        while True:
-            game = self.game
-            version = self.version
-            board = game.board
-            outcome = game.outcome
-            thinking = game.thinking
-            offer = game.draw_offer
-            if version == self.version and game is self.game:
-                break
+        game = self.game
+        with self._stored_lock:
+            version = self.stored_version
+            board = self.stored_board.copy()
+            outcome = self.stored_outcome
+        thinking = game.thinking and outcome is None
+        offer = game.draw_offer
         data = position_data(board)
         if outcome is not None and data["outcome"] is None:  # resignation, agreement, time
             data["outcome"] = {
