@@ -899,7 +899,7 @@ async function main() {
   if (params.has("flip")) settings.flipped = params.get("flip") === "1";
   if (params.has("animation")) settings.animation = params.get("animation") === "1";
   applySettings();
-  refreshGames();
+  setTimeout(refreshGames, 0); // after the first board: it does not compete with it
   if (params.get("game")) {
     joinGame(Number(params.get("game")));
     await new Promise((resolve) => { readyWaiters.push(resolve); });
