@@ -1,17 +1,17 @@
-"""The live-game endpoints (emergo.web.games) against a stand-in for ``emergo.game``.
-
-The real game flow is being written in another branch; this stand-in implements the part of the
-PLAN.md contract the web app uses (two humans, hot-seat), so the wiring is tested now: a move is
-stored before any client hears of it, every client gets the new state with its version, an
-illegal move is answered with the library's reason and changes nothing."""
+"""Live games (emergo.web.games) on the real game flow (emergo.game): the HTTP and WebSocket
+API, moves stored before they are acknowledged, versions, refusals that change nothing, engines
+that die and are replaced, and a server killed with SIGKILL mid-game that loses no move."""
 
 from __future__ import annotations
 
+import json
+import os
+import random
+import signal
+import subprocess
 import sys
-import threading
-import types
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -20,184 +20,340 @@ import pytest
 pytest.importorskip("starlette")
 pytest.importorskip("httpx2", reason="the web test extra (httpx2) is not installed")
 
+import httpx2 as httpx
 from starlette.testclient import TestClient
+from tests.web.conftest import free_port
 
-from emergo.board import Board, Move, Outcome, Termination
+from emergo.game import Computer, Player
+from emergo.search import Limit
 from emergo.web.app import create_app
+from emergo.web.games import make_player
 from emergo.web.store import Store
 
 HOST = {"host": "127.0.0.1:8765"}
-
-
-@dataclass(frozen=True)
-class MovePlayed:
-    move: Move
-    text: str
-    ply: int
-    color: bool
-    version: int
-
-
-@dataclass(frozen=True)
-class TakenBack:
-    moves: tuple[Move, ...]
-    version: int
-
-
-@dataclass(frozen=True)
-class GameOver:
-    outcome: Outcome
-    version: int
-
-
-class Human:
-    def __init__(self, name: str = "Human") -> None:
-        self.name = name
-
-
-class Game:
-    """Just enough of emergo.game.Game for two humans."""
-
-    def __init__(self, white: Any, black: Any, board: Board | None = None, **_: Any) -> None:
-        self._board = board.copy() if board is not None else Board()
-        self.players = {True: white, False: black}
-        self.version = 0
-        self.thinking = False
-        self._outcome: Outcome | None = None
-        self._subscribers: list[Callable[[Any], None]] = []
-        self._lock = threading.Lock()
-
-    def subscribe(self, callback: Callable[[Any], None]) -> Callable[[], None]:
-        self._subscribers.append(callback)
-        return lambda: self._subscribers.remove(callback)
-
-    def _emit(self, event: Any) -> None:
-        for callback in list(self._subscribers):
-            callback(event)
-
-    def start(self) -> None:
-        pass
-
-    @property
-    def board(self) -> Board:
-        return self._board.copy()
-
-    @property
-    def moves(self) -> tuple[Move, ...]:
-        return tuple(self._board.move_stack)
-
-    @property
-    def turn(self) -> bool:
-        return self._board.turn
-
-    @property
-    def outcome(self) -> Outcome | None:
-        return self._outcome or self._board.outcome()
-
-    def play(self, text: str, by: bool) -> Move:
-        with self._lock:
-            if by != self._board.turn:
-                raise ValueError("it is not your turn")
-            move = self._board.parse_move(text)
-            played = self._board.move_text(move)
-            self._board.push(move)
-            self.version += 1
-            event = MovePlayed(move, played, len(self._board.move_stack), by, self.version)
-        self._emit(event)
-        return move
-
-    def takeback(self, by: bool) -> list[Move]:
-        with self._lock:
-            undone = [self._board.pop()] if self._board.move_stack else []
-            self.version += 1
-            event = TakenBack(tuple(undone), self.version)
-        self._emit(event)
-        return undone
-
-    def resign(self, by: bool) -> None:
-        self._outcome = Outcome(Termination.RESIGNATION, not by)
-        self.version += 1
-        self._emit(GameOver(self._outcome, self.version))
-
-    def offer_draw(self, by: bool) -> None:
-        pass
-
-    def stop_thinking(self) -> None:
-        pass
-
-    def close(self) -> None:
-        pass
+HOT_SEAT = {"white": {"kind": "human", "name": "Ann"}, "black": {"kind": "human", "name": "Bob"}}
+SEVEN = "7x7 w 8/8"
 
 
 @pytest.fixture
-def client(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[TestClient, Store]]:
-    module = types.ModuleType("emergo.game")
-    module.__dict__.update(
-        Game=Game, Human=Human, MovePlayed=MovePlayed, TakenBack=TakenBack, GameOver=GameOver
-    )
-    monkeypatch.setitem(sys.modules, "emergo.game", module)
+def client(tmp_path: Path) -> Iterator[tuple[TestClient, Store]]:
     store = Store.open(f"sqlite:///{tmp_path / 'db.sqlite3'}")
     with TestClient(create_app(store), base_url="http://127.0.0.1:8765") as c:
         yield c, store
     store.close()
 
 
-def receive_state(ws: Any) -> dict[str, Any]:
-    while (message := ws.receive_json())["type"] != "state":
-        assert message["type"] == "event", message
+def receive(ws: Any, kind: str) -> dict[str, Any]:
+    """The next message of type ``kind`` (events and other messages before it are skipped)."""
+    while (message := ws.receive_json())["type"] != kind:
+        assert message["type"] in ("event", "state", "played", "takenback", "draw", "ok"), message
     return message  # type: ignore[no-any-return]
+
+
+def state_at(ws: Any, version: int) -> dict[str, Any]:
+    while True:
+        state = receive(ws, "state")
+        if state["version"] >= version:
+            return state
 
 
 def test_hot_seat_game_is_stored_before_it_is_acknowledged(
     client: tuple[TestClient, Store],
 ) -> None:
     c, store = client
-    r = c.post(
-        "/api/games",
-        json={"white": {"kind": "human", "name": "Ann"}, "black": {"kind": "human", "name": "Bob"}},
-    )
+    r = c.post("/api/games", json=HOT_SEAT)
     assert r.status_code == 200, r.text
     game_id = r.json()["id"]
+    assert r.json()["players"]["white"]["display"] == "Ann"
     with c.websocket_connect(f"/ws/game/{game_id}", headers=HOST) as ws:
-        state = receive_state(ws)
+        state = receive(ws, "state")
         assert state["version"] == 0 and state["state"]["turn"] == "white"
         ws.send_json({"type": "move", "text": "D4", "by": "white"})
-        event = ws.receive_json()
+        event = receive(ws, "event")
         assert event == {
             "type": "event", "event": "MovePlayed", "ply": 1, "text": "d4", "version": 1,
             "color": "white",
         }  # fmt: skip
         assert store.game(game_id)["moves"] == ["d4"]  # type: ignore[index]  # stored already
-        state = receive_state(ws)
+        state = receive(ws, "state")
         assert state["version"] == 1 and state["state"]["turn"] == "black"
         ws.send_json({"type": "move", "text": "d5", "by": "black"})
-        assert "(R15)" in ws.receive_json()["error"]
+        error = receive(ws, "error")
+        assert "(R15)" in error["error"] and error["status"] == 400
         ws.send_json({"type": "move", "text": "f6", "by": "white"})
-        assert "not your turn" in ws.receive_json()["error"]
-        ws.send_json({"type": "takeback", "by": "black"})
-        assert receive_state(ws)["version"] == 2
+        error = receive(ws, "error")
+        assert "not White's turn" in error["error"] and error["status"] == 409
+        ws.send_json({"type": "takeback", "by": "white"})
+        assert state_at(ws, 2)["state"]["ply"] == 0
         assert store.game(game_id)["moves"] == []  # type: ignore[index]
+        ws.send_json({"type": "draw", "by": "white"})
+        assert state_at(ws, 3)["drawOffer"] == "white"
+        ws.send_json({"type": "answer", "by": "black", "accept": False})
+        assert state_at(ws, 4)["drawOffer"] is None
         ws.send_json({"type": "resign", "by": "white"})
-        final = receive_state(ws)
+        final = state_at(ws, 5)
         assert final["state"]["outcome"]["result"] == "0-1"
+        assert final["state"]["phase"] == "over" and final["state"]["moves"] == []
     saved = c.get(f"/api/games/{game_id}").json()
     assert saved["result"] == "0-1" and saved["termination"] == "resignation"
-    assert saved["white"] == "Ann"
+    assert saved["white"] == "Ann" and saved["version"] == 5
+
+
+def test_http_commands_refuse_out_of_turn_and_stale_requests(
+    client: tuple[TestClient, Store],
+) -> None:
+    c, store = client
+    game_id = c.post("/api/games", json={**HOT_SEAT, "pos": SEVEN}).json()["id"]
+    r = c.post(f"/api/games/{game_id}/move", json={"text": "d4", "by": "black"})
+    assert r.status_code == 409 and "not Black's turn" in r.json()["error"]
+    r = c.post(f"/api/games/{game_id}/move", json={"text": "d4", "by": "white", "version": 7})
+    assert r.status_code == 409 and r.json()["kind"] == "version"
+    r = c.post(f"/api/games/{game_id}/move", json={"text": "zz9", "by": "white"})
+    assert r.status_code == 400 and r.json()["error"]
+    r = c.post(f"/api/games/{game_id}/takeback", json={"by": "white"})
+    assert r.status_code == 409 and "no move to take back" in r.json()["error"]
+    r = c.post(f"/api/games/{game_id}/fly", json={})
+    assert r.status_code == 400
+    r = c.post(f"/api/games/{game_id}/move", json={"text": "c4", "by": "white", "version": 0})
+    assert r.status_code == 200, r.text
+    assert r.json()["state"]["version"] == 1 and store.game(game_id)["moves"] == ["c4"]  # type: ignore[index]
+    assert c.post("/api/games/999/move", json={"text": "d4"}).status_code == 404
+    assert c.post("/api/games/x/move", json={"text": "d4"}).status_code == 404
 
 
 def test_bad_game_requests(client: tuple[TestClient, Store]) -> None:
     c, _ = client
-    assert c.post("/api/games", json={"white": {"kind": "robot"}}).status_code == 400
-    assert c.post("/api/games", json={"white": {"kind": "engine", "level": 99}}).status_code == 400
+    for body in (
+        {"white": {"kind": "robot"}},
+        {"white": {"kind": "engine", "level": 99}},
+        {"white": {"kind": "engine", "level": True}},
+        {"white": {"kind": "engine", "movetime": -1}},
+        {"white": "human"},
+        {"white": {"kind": "human", "name": 5}},
+        {"pos": "nonsense"},
+        {"pos": 3},
+        {"moves": ["d4", "d4"]},
+    ):
+        r = c.post("/api/games", json=body)
+        assert r.status_code == 400, (body, r.text)
+        assert r.json()["error"]
+    assert c.get("/api/games").json()["games"] == []  # nothing half-made
     with c.websocket_connect("/ws/game/999", headers=HOST) as ws:
         assert ws.receive_json()["type"] == "error"
 
 
-def test_live_games_need_the_game_flow(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(sys.modules, "emergo.game", None)  # import fails, as before it lands
+def test_fuzzed_websocket_messages_change_nothing(client: tuple[TestClient, Store]) -> None:
+    c, store = client
+    game_id = c.post("/api/games", json={**HOT_SEAT, "pos": SEVEN}).json()["id"]
+    rng = random.Random(11)
+    junk: list[Any] = [
+        None, 1, "move", [], {}, {"type": 5}, {"type": "move"}, {"type": "move", "text": 4},
+        {"type": "move", "text": "d4", "by": "green"}, {"type": "move", "text": "x" * 300},
+        {"type": "move", "text": "d4", "by": "black"}, {"type": "answer", "by": "black"},
+        {"type": "answer", "by": "black", "accept": "yes"}, {"type": "takeback", "by": "black"},
+        {"type": "move", "text": "d4", "names": "klingon"}, {"type": "stop"},
+        {"type": "move", "text": "d4", "version": -1},
+    ]  # fmt: skip
+    for _ in range(40):
+        text = "".join(rng.choice("abcdefg1234567x-*{}[]\"' ") for _ in range(rng.randint(0, 12)))
+        junk.append({"type": "move", "text": text, "by": "white"})
+    with c.websocket_connect(f"/ws/game/{game_id}", headers=HOST) as ws:
+        receive(ws, "state")
+        ws.send_text("{not json")
+        assert receive(ws, "error")["status"] == 400
+        ws.send_bytes(b"\x00\x01")
+        assert receive(ws, "error")
+        for message in junk:
+            ws.send_text(json.dumps(message))
+            reply = ws.receive_json()
+            while reply["type"] in ("event", "state"):
+                reply = ws.receive_json()
+            if reply["type"] == "error":
+                assert 400 <= reply["status"] < 500
+    saved = store.game(game_id)
+    assert saved is not None
+    assert len(saved["moves"]) <= 1  # only a legal move in turn could have been played
+    assert saved["version"] == len(saved["moves"])
+
+
+def test_against_the_engine_at_level_1(client: tuple[TestClient, Store]) -> None:
+    c, store = client
+    r = c.post(
+        "/api/games", json={"pos": SEVEN, "white": {"kind": "engine", "level": 1}, "black": {}}
+    )
+    assert r.status_code == 200, r.text
+    game_id = r.json()["id"]
+    assert r.json()["players"]["black"]["kind"] == "human"
+    with c.websocket_connect(f"/ws/game/{game_id}", headers=HOST) as ws:
+        state = receive(ws, "state")
+        while state["state"]["turn"] != "black":  # the engine (White) moves first
+            state = receive(ws, "state")
+        assert store.game(game_id)["moves"] == [state["line"]["moves"][0]["text"]]  # type: ignore[index]
+        move = state["state"]["moves"][0]["text"]
+        ws.send_json({"type": "move", "text": move, "by": "black"})
+        state = receive(ws, "state")
+        while state["state"]["ply"] < 3:
+            state = receive(ws, "state")
+        assert len(store.game(game_id)["moves"]) == 3  # type: ignore[index]
+        ws.send_json({"type": "hint", "id": 1})
+        hint = receive(ws, "hint")
+        assert hint["id"] == 1 and hint["move"]["text"] in {
+            m["text"] for m in state["state"]["moves"]
+        }
+        ws.send_json({"type": "takeback", "by": "black"})  # Black's move and White's reply
+        assert len(receive(ws, "takenback")["moves"]) == 2
+        ws.send_json({"type": "move", "text": move, "by": "white"})
+        assert "computer" in receive(ws, "error")["error"]
+
+
+def dying_factory(kept: list[Computer]) -> Any:
+    """Players whose engine is an external process over the protocol (the test kills it)."""
+
+    def factory(spec: dict[str, Any], variant: str) -> Player:
+        if spec["kind"] != "engine":
+            return make_player(spec, variant)
+        command = [sys.executable, "-m", "emergo.cli.engine"]
+        computer = Computer.protocol(command, limit=Limit(time=30))
+        kept.append(computer)
+        return computer
+
+    return factory
+
+
+def test_an_engine_that_dies_is_replaced(tmp_path: Path) -> None:
     store = Store.open(f"sqlite:///{tmp_path / 'db.sqlite3'}")
-    with TestClient(create_app(store), base_url="http://127.0.0.1:8765") as c:
-        r = c.post("/api/games", json={})
-        assert r.status_code == 501
-        assert "emergo.game" in r.json()["error"]
+    kept: list[Computer] = []
+    app = create_app(store, player_factory=dying_factory(kept))
+    with TestClient(app, base_url="http://127.0.0.1:8765") as c:
+        body = {"pos": SEVEN, "white": {"kind": "human"}, "black": {"kind": "engine", "level": 1}}
+        game_id = c.post("/api/games", json=body).json()["id"]
+        with c.websocket_connect(f"/ws/game/{game_id}", headers=HOST) as ws:
+            receive(ws, "state")
+            ws.send_json({"type": "move", "text": "c4", "by": "white"})
+            while not (state := receive(ws, "state"))["thinking"]:
+                pass
+            first = kept[0].searcher.engine.process  # type: ignore[attr-defined]
+            first.kill()  # the engine dies mid-search
+            while (event := receive(ws, "event"))["event"] != "EngineRestarted":
+                pass
+            assert "failed" in event["error"]
+            assert len(kept) == 2 and first.poll() is not None
+            state = receive(ws, "state")
+            assert state["restarts"] == 1 and state["thinking"]
+            ws.send_json({"type": "stop"})  # the new engine plays at once
+            while (state := receive(ws, "state"))["state"]["ply"] < 2:
+                pass
+            assert state["state"]["turn"] == "white"
+        assert len(store.game(game_id)["moves"]) == 2  # type: ignore[index]
+    store.close()
+
+
+# --- a real server process, killed -------------------------------------------------------------
+
+
+def start_server(db: Path, port: int) -> subprocess.Popen[bytes]:
+    command = [sys.executable, "-m", "emergo.web.server", "--no-browser", "--port", str(port)]
+    process = subprocess.Popen([*command, "--db", str(db)], stdout=subprocess.PIPE)
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        try:
+            if httpx.get(f"http://127.0.0.1:{port}/api/health").status_code == 200:
+                return process
+        except httpx.HTTPError:
+            time.sleep(0.1)
+    process.kill()
+    raise RuntimeError("the server did not start")
+
+
+def test_a_killed_server_keeps_every_acknowledged_move(tmp_path: Path) -> None:
+    db = tmp_path / "games.sqlite3"
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    process = start_server(db, port)
+    acknowledged: list[str] = []
+    try:
+        body = {"pos": SEVEN, "white": {"kind": "human"}, "black": {"kind": "engine", "level": 1}}
+        game_id = httpx.post(f"{base}/api/games", json=body).json()["id"]
+        rng = random.Random(3)
+        for _ in range(6):
+            state = httpx.get(f"{base}/api/games/{game_id}").json()["live"]
+            for _ in range(100):  # wait for the engine's reply
+                if state["state"]["turn"] == "white" and not state["thinking"]:
+                    break
+                time.sleep(0.05)
+                state = httpx.get(f"{base}/api/games/{game_id}").json()["live"]
+            if state["state"]["outcome"]:
+                break
+            text = rng.choice(state["state"]["moves"])["text"]
+            r = httpx.post(f"{base}/api/games/{game_id}/move", json={"text": text, "by": "white"})
+            assert r.status_code == 200, r.text
+            acknowledged = [m["text"] for m in r.json()["state"]["line"]["moves"]]
+    finally:
+        os.kill(process.pid, signal.SIGKILL)  # no shutdown: whatever was acknowledged is stored
+        process.wait(10)
+    assert len(acknowledged) >= 5
+    process = start_server(db, port)
+    try:
+        saved = httpx.get(f"{base}/api/games/{game_id}").json()
+        assert saved["moves"][: len(acknowledged)] == acknowledged
+        assert "live" in saved  # resumed at start-up, before anyone asked for it
+        # the game resumes: its live state is rebuilt from the store and takes a move
+        state = httpx.post(f"{base}/api/games/{game_id}/stop", json={}).json()["state"]
+        assert [m["text"] for m in state["line"]["moves"]][: len(acknowledged)] == acknowledged
+        for _ in range(100):
+            if state["state"]["turn"] == "white" and not state["thinking"]:
+                break
+            time.sleep(0.05)
+            state = httpx.get(f"{base}/api/games/{game_id}").json()["live"]
+        text = state["state"]["moves"][0]["text"]
+        r = httpx.post(f"{base}/api/games/{game_id}/move", json={"text": text, "by": "white"})
+        assert r.status_code == 200, r.text
+        assert r.json()["state"]["version"] > saved["version"]
+    finally:
+        process.terminate()
+        process.wait(10)
+
+
+class HangingSearcher:
+    """A searcher that never answers, not even when asked to stop (a hung engine)."""
+
+    name = "hangs"
+
+    def __init__(self) -> None:
+        import threading
+
+        self.forever = threading.Event()
+
+    def search(self, board: Any, limit: Any, **_: Any) -> Any:
+        self.forever.wait(60)
+        raise RuntimeError("released")
+
+
+def test_a_hung_engine_is_replaced(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from emergo.web import games
+
+    monkeypatch.setattr(games, "HANG_GRACE", 0.5)
+    hung = HangingSearcher()
+    made: list[str] = []
+
+    def factory(spec: dict[str, Any], variant: str) -> Player:
+        if spec["kind"] != "engine":
+            return make_player(spec, variant)
+        made.append(variant)
+        if len(made) == 1:
+            return Computer(hung, Limit(time=0.1))  # type: ignore[arg-type]
+        return make_player(spec, variant)
+
+    store = Store.open(f"sqlite:///{tmp_path / 'db.sqlite3'}")
+    with TestClient(create_app(store, player_factory=factory), base_url="http://x") as c:
+        body = {"pos": SEVEN, "white": {"kind": "engine", "level": 1}, "black": {}}
+        game_id = c.post("/api/games", json=body, headers=HOST).json()["id"]
+        with c.websocket_connect(f"/ws/game/{game_id}", headers=HOST) as ws:
+            while (event := receive(ws, "event"))["event"] != "EngineRestarted":
+                pass
+            assert "stopped answering" in event["error"]
+            while (state := receive(ws, "state"))["state"]["ply"] < 1:
+                pass
+            assert state["restarts"] == 1 and state["state"]["turn"] == "black"
+    hung.forever.set()
     store.close()

@@ -107,3 +107,31 @@ def test_the_engine_runs_off_the_event_loop(server: str) -> None:
     assert time.monotonic() - start < 0.5
     thread.join(30)
     assert answers and answers[0]["lines"]
+
+
+def test_emergo_serve_command_prints_the_url_and_opens_the_browser(tmp_path: Path) -> None:
+    import os
+    import shlex
+
+    port = free_port()
+    opened = tmp_path / "opened.txt"
+    opener = f"import sys; open({str(opened)!r}, 'w').write(sys.argv[1])"
+    env = {**os.environ, "BROWSER": f"{shlex.quote(sys.executable)} -c {shlex.quote(opener)} %s"}
+    command = [sys.executable, "-m", "emergo", "serve", "--port", str(port)]
+    proc = subprocess.Popen(
+        [*command, "--db", str(tmp_path / "db.sqlite3")],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
+    try:
+        url = f"http://127.0.0.1:{port}/"
+        assert url in first_line(proc)
+        deadline = time.monotonic() + 10
+        while not opened.exists() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert opened.read_text() == url
+    finally:
+        proc.terminate()
+        proc.wait(10)

@@ -36,7 +36,7 @@ from emergo.cli.common import (
     quiet_flush,
 )
 
-COMMANDS = ("moves", "perft", "show", "play", "analyse", "replay", "match", "bench")
+COMMANDS = ("moves", "perft", "show", "play", "analyse", "replay", "match", "bench", "serve")
 """The commands, each the module ``emergo.cli.<command>`` with ``add_parser`` and ``run``."""
 
 

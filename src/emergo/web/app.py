@@ -265,6 +265,53 @@ async def api_record_export(request: Request) -> Response:
     return JSONResponse({"text": text})
 
 
+REVIEW_MAX_TIME = 2.0
+"""Most seconds a review may search each position."""
+REVIEW_MAX_MOVES = 300
+
+
+def review(board: Board, seconds: float, names: Any) -> JSON:
+    """The engine's review of the line on ``board`` (its move stack): every move's loss and mark
+    (``?!``, ``?``, ``??``: :func:`emergo.analyse.review_game`), and the annotated record."""
+    from emergo.analyse import review_game
+    from emergo.players import backend
+    from emergo.search import Limit
+    from emergo.web.games import backend_for
+
+    game = record.Game.from_board(board)
+    result = review_game(game, backend(backend_for(board.variant)), Limit(time=seconds))
+    moves = []
+    for r in result.moves:
+        moves.append(
+            {
+                "ply": r.ply,
+                "mover": "white" if r.mover else "black",
+                "loss": r.loss,
+                "mark": r.mark,
+                "kind": r.kind,
+                "comment": result.annotation(r, names),
+            }
+        )
+    return {"moves": moves, "text": record.write_game(result.annotated(names), names=names)}
+
+
+async def api_review(request: Request) -> Response:
+    """``POST /api/review {"pos", "moves", "time": seconds a position (<= 2), "names"}``."""
+    data = await body_json(request)
+    board = board_of(data)
+    if not board.move_stack:
+        raise RequestError("no moves to review")
+    if len(board.move_stack) > REVIEW_MAX_MOVES:
+        raise RequestError(f"at most {REVIEW_MAX_MOVES} moves can be reviewed")
+    seconds = data.get("time", 0.2)
+    if not isinstance(seconds, int | float) or isinstance(seconds, bool):
+        raise RequestError("time must be seconds")
+    if not 0 < seconds <= REVIEW_MAX_TIME:
+        raise RequestError(f"time must be in (0, {REVIEW_MAX_TIME}] seconds a position")
+    names = names_of(data.get("names"))
+    return JSONResponse(await asyncio.to_thread(review, board, float(seconds), names))
+
+
 async def api_settings(request: Request) -> Response:
     store: Store | None = request.app.state.store
     if request.method == "PUT":
@@ -310,16 +357,19 @@ def create_app(
     *,
     hosts: tuple[str, ...] = (),
     analyst_factory: Any = Analyst,
+    player_factory: Any = None,
 ) -> Guard:
     """The web application: Starlette routes wrapped in the Host/Origin :class:`Guard`.
 
     ``store`` keeps settings, analyses and games (none: settings in memory, no games);
-    ``hosts`` are extra host names the server answers to besides localhost (``--host``).
+    ``hosts`` are extra host names the server answers to besides localhost (``--host``);
+    ``player_factory(spec, variant)`` makes the players of live games (tests pass their own).
     """
     from emergo.web import games
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        await games.startup(app)
         yield
         await games.shutdown(app)
 
@@ -332,6 +382,7 @@ def create_app(
         Route("/api/analyse", api_analyse, methods=["POST"]),
         Route("/api/record/import", api_record_import, methods=["POST"]),
         Route("/api/record/export", api_record_export, methods=["POST"]),
+        Route("/api/review", api_review, methods=["POST"]),
         Route("/api/settings", api_settings, methods=["GET", "PUT"]),
         WebSocketRoute("/ws/analyse", ws_analyse),
         *games.routes(),
@@ -350,4 +401,6 @@ def create_app(
     app.state.store = store
     app.state.settings = {}
     app.state.analyst_factory = analyst_factory
+    if player_factory is not None:
+        app.state.player_factory = player_factory
     return Guard(app, hosts)

@@ -1,21 +1,29 @@
 """Games in the browser: the one place the web app meets the game flow (:mod:`emergo.game`).
 
-Phase 1 of issue 11 ships the saved-games endpoints that need only the store, and the live-game
-endpoints written against the ``emergo.game`` API of the session plan (``Game``, ``Human``,
-``Computer``, ``game.subscribe``, ``game.version``); ``emergo.game`` is imported lazily, so the
-server runs (and these routes answer 501) before that module lands.  Nothing here decides a
-rule or a turn: the :class:`emergo.game.Game` does.
+Nothing here decides a rule or a turn: an :class:`emergo.game.Game` does.  This module keeps
+each live game's store row in step with it and tells the watching clients.
 
-A move is stored (committed) by the event callback before it is sent to any client, so a game
-survives a restart; a reconnecting client sends the last ``version`` it saw and gets the state.
+* **Stored before acknowledged.**  The game's event callback writes (and commits) a move, a
+  takeback or the end to the store before it hands the news to the event loop, so no client
+  hears of a move the store lacks; a ``kill -9`` loses nothing acknowledged.
+* **Resumed from the store.**  A game the store holds unfinished is rebuilt (start position +
+  stored moves + the players' specs) when a client first asks for it after a start-up.
+* **Versions.**  Every change bumps the live game's ``version`` (the store keeps it), and every
+  ``state`` message carries it; a client that reconnects gets the current state at once.
+* **Engines that fail are replaced.**  A :class:`~emergo.game.ComputerFailed` (the engine
+  process died, the searcher raised) or an engine that thinks far beyond its time (hung) makes
+  the live game rebuild itself from its current board with a fresh computer player.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import importlib
 import json
+import logging
+import threading
+import time
+from collections.abc import Callable
 from typing import Any
 
 from starlette.applications import Starlette
@@ -25,41 +33,457 @@ from starlette.routing import BaseRoute, Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from emergo import record
-from emergo.board import Board
+from emergo.board import BLACK, WHITE, Board, Color, Outcome, Termination
+from emergo.game import (
+    Computer,
+    ComputerFailed,
+    DrawDeclined,
+    DrawOffered,
+    Event,
+    Game,
+    GameError,
+    GameOver,
+    Human,
+    MovePlayed,
+    Player,
+    TakenBack,
+    Thinking,
+)
+from emergo.search import Limit, Searcher
 from emergo.web.analysis import info_data
 from emergo.web.inputs import body_json
-from emergo.web.positions import JSON, RequestError, board_from, line_data, position_data
+from emergo.web.positions import (
+    JSON,
+    RequestError,
+    board_from,
+    color_name,
+    line_data,
+    move_data,
+    position_data,
+)
+from emergo.web.security import MAX_BODY
 from emergo.web.store import Store
 
-COLORS = {"white": True, "black": False}
+log = logging.getLogger("emergo.web.games")
+
+COLORS: dict[str, Color] = {"white": WHITE, "black": BLACK}
+HINT_TIME = 1.0
+"""Seconds of a hint's search."""
+HANG_GRACE = 20.0
+"""Seconds beyond its own limit after which a thinking engine counts as hung."""
+MAX_LIVE = 200
+"""Live games kept in memory; the idle ones beyond are closed (the store keeps them)."""
+MAX_RESTARTS = 3
+"""Times a live game replaces a failed engine before it gives up."""
+ENGINE_HASH_MB = 8
+
+PlayerFactory = Callable[[JSON, str], Player]
 
 
-def _store(request: Request | WebSocket) -> Store:
-    store: Store | None = request.app.state.store
+# --- players --------------------------------------------------------------------------------------
+
+
+def check_player(spec: Any, color: str) -> JSON:
+    """A player's spec, checked: ``{"kind": "human", "name"}`` or ``{"kind": "engine",
+    "level": 1-11}`` or ``{"kind": "engine", "movetime": seconds}``."""
+    if not isinstance(spec, dict):
+        raise RequestError(f"{color} must be an object such as {{'kind': 'human'}}")
+    kind = spec.get("kind", "human")
+    if kind == "human":
+        name = spec.get("name", "Human")
+        if not isinstance(name, str):
+            raise RequestError("a player's name must be a string")
+        return {"kind": "human", "name": name.strip()[:100] or "Human"}
+    if kind == "engine":
+        level, movetime = spec.get("level"), spec.get("movetime")
+        if movetime is not None:
+            if (
+                not isinstance(movetime, int | float)
+                or isinstance(movetime, bool)
+                or not 0 < movetime <= 60
+            ):
+                raise RequestError("movetime must be seconds in (0, 60]")
+            return {"kind": "engine", "movetime": float(movetime)}
+        if not isinstance(level, int) or isinstance(level, bool) or not 1 <= level <= 11:
+            raise RequestError("level must be an integer from 1 to 11")
+        return {"kind": "engine", "level": level}
+    raise RequestError(f"unknown player kind {kind!r} (human or engine)")
+
+
+def backend_for(variant: str) -> str:
+    """The search backend for ``variant``: the C kernel when it plays it, else Python."""
+    try:
+        from emergo import kernel
+    except ImportError:
+        return "python"
+    return "auto" if kernel.supports(variant) else "python"
+
+
+def make_player(spec: JSON, variant: str) -> Player:
+    """The player of a checked spec (the built-in engine from the players registry)."""
+    if spec["kind"] == "human":
+        return Human(spec["name"])
+    backend = backend_for(variant)
+    if "movetime" in spec:
+        return Computer.engine(movetime=spec["movetime"], backend=backend, hash_mb=ENGINE_HASH_MB)
+    return Computer.engine(level=spec["level"], backend=backend, hash_mb=ENGINE_HASH_MB)
+
+
+def _analyser(variant: str) -> Searcher:
+    from emergo.players import backend
+
+    return backend(backend_for(variant), hash_mb=ENGINE_HASH_MB)
+
+
+# --- a live game ----------------------------------------------------------------------------------
+
+
+class LiveGame:
+    """A running :class:`emergo.game.Game`, its store row, and the WebSockets watching it.
+
+    ``version`` is the store's: the game's own version plus ``base`` (the versions of the games
+    this one replaced: before a restart, before an engine was replaced).
+    """
+
+    def __init__(
+        self,
+        game_id: int,
+        store: Store,
+        loop: asyncio.AbstractEventLoop,
+        specs: dict[str, JSON],
+        board: Board,
+        *,
+        base: int = 0,
+        outcome: Outcome | None = None,
+        factory: PlayerFactory = make_player,
+    ) -> None:
+        self.id = game_id
+        self.store = store
+        self.loop = loop
+        self.specs = specs
+        self.factory = factory
+        self.clients: set[WebSocket] = set()
+        self.queue: asyncio.Queue[tuple[JSON, bool] | None] = asyncio.Queue()
+        self.pump = loop.create_task(self._pump())
+        self.restarts = 0
+        self.failed: str | None = None
+        self.closed = False
+        self.analysis: JSON | None = None
+        self._thinking_since: tuple[int, float] | None = None
+        self._replacing = threading.Lock()
+        self.base = base
+        self.plies = len(board.move_stack)
+        # What the store holds (the board, the end, the version): the only state clients see.
+        self._stored_lock = threading.Lock()
+        self.stored_board = board.copy()
+        self.stored_outcome = outcome
+        self.stored_version = base
+        self.game = self._new_game(board, outcome)
+        self.watchdog = loop.create_task(self._watch())
+
+    # the game and its replacement
+
+    def _new_game(self, board: Board, outcome: Outcome | None = None) -> Game:
+        variant = board.variant
+        white = self.factory(self.specs["white"], variant)
+        black = self.factory(self.specs["black"], variant)
+        if outcome is None:
+            game = Game(white=white, black=black, board=board, analyser=_analyser(variant))
+        else:  # a resignation, agreement or time forfeit the store recorded
+            ending = {"Result": outcome.result(), "Termination": outcome.termination.value}
+            game = Game.from_record(
+                record.Game.from_board(board, **ending),
+                white=white,
+                black=black,
+                analyser=_analyser(variant),
+            )
+        self.unsubscribe = game.subscribe(self.on_event)
+        game.start()
+        return game
+
+    @property
+    def version(self) -> int:
+        """The version of the stored state (what clients may know of)."""
+        with self._stored_lock:
+            return self.stored_version
+
+    def replace_engine(self, why: str, failed: Game | None = None) -> None:
+        """Rebuild the game from its board with fresh players (from any thread but the game's);
+        ``failed``: only if that game is still the live one (one failure, one replacement)."""
+        with self._replacing:
+            if failed is not None and failed is not self.game:
+                return
+            self._replace_locked(why)
+
+    def _replace_locked(self, why: str) -> None:
+        old = self.game
+        old.close()
+        old.wait(5.0)  # the events of the old game delivered (and stored) first
+        self.unsubscribe()
+        with self._stored_lock:
+            board, outcome = self.stored_board.copy(), self.stored_outcome
+            self.base = self.stored_version = self.stored_version + 1
+        if self.closed:
+            return
+        if self.restarts >= MAX_RESTARTS:
+            self.failed = f"{why}; the engine failed {self.restarts + 1} times: the game is stopped"
+            self._send({"type": "event", "event": "EngineGaveUp", "error": self.failed}, True)
+            return
+        self.restarts += 1
+        self.failed = why
+        log.warning("game %s: %s; the engine is restarted", self.id, why)
+        self.game = self._new_game(board, outcome)
+        self.store.set_version(self.id, self.version)
+        self._send({"type": "event", "event": "EngineRestarted", "error": why}, True)
+
+    # events: store first, then the clients
+
+    def on_event(self, event: Event) -> None:
+        """From any thread: store what must survive, then tell every client (in that order)."""
+        version = self.base + getattr(event, "version", 0)
+        try:
+            if isinstance(event, MovePlayed):
+                self.store.add_move(self.id, event.ply, event.text, version=version)
+                self.plies = event.ply
+            elif isinstance(event, TakenBack):
+                self.plies -= len(event.moves)
+                self.store.take_back(self.id, self.plies, version=version)
+            elif isinstance(event, GameOver):
+                outcome = event.outcome
+                self.store.finish_game(
+                    self.id, outcome.result(), outcome.termination.value, version=version
+                )
+            elif isinstance(event, DrawOffered | DrawDeclined):
+                self.store.set_version(self.id, version)
+        except Exception:  # the store failed: nobody may hear of a change it lacks
+            log.exception("game %s: cannot store %r; the game stops", self.id, event)
+            self.failed = "the store failed: the game is stopped"
+            self.loop.call_soon_threadsafe(self._close_soon)
+            return
+        if hasattr(event, "version"):
+            with self._stored_lock:  # stored: now clients may see it
+                if isinstance(event, MovePlayed):
+                    self.stored_board.push(event.move)
+                elif isinstance(event, TakenBack):
+                    for _ in event.moves:
+                        self.stored_board.pop()
+                    self.stored_outcome = None
+                elif isinstance(event, GameOver):
+                    self.stored_outcome = event.outcome
+                self.stored_version = max(self.stored_version, version)
+        message: JSON = {"type": "event", "event": type(event).__name__}
+        if isinstance(event, MovePlayed):
+            message.update(ply=event.ply, text=event.text, color=color_name(event.color))
+        elif isinstance(event, DrawOffered | DrawDeclined | Thinking | ComputerFailed):
+            message["color"] = color_name(event.color)
+        if isinstance(event, GameOver):
+            message["result"] = event.outcome.result()
+            message["reason"] = event.outcome.reason()
+        if isinstance(event, Thinking):  # engine progress: the line, not a new state
+            data = info_data(self.game.board, event.info)
+            self.analysis = data
+            message["info"] = data
+            self._send(message, False)
+            return
+        message["version"] = version
+        if isinstance(event, ComputerFailed):
+            message["error"] = event.message
+            self._send(message, False)
+            self.loop.call_soon_threadsafe(self._replace_soon, event.message, self.game)
+            return
+        self.analysis = None
+        self._send(message, True)
+
+    def _send(self, message: JSON, with_state: bool) -> None:
+        self.loop.call_soon_threadsafe(self.queue.put_nowait, (message, with_state))
+
+    def _replace_soon(self, why: str, failed: Game) -> None:
+        self.loop.create_task(asyncio.to_thread(self.replace_engine, why, failed))
+
+    def _close_soon(self) -> None:
+        self.loop.create_task(asyncio.to_thread(self.close))
+
+    async def _pump(self) -> None:
+        """Send the queued messages, in order, each with the state of that moment if asked."""
+        while (item := await self.queue.get()) is not None:
+            message, with_state = item
+            state = self.state() if with_state else None
+            for ws in list(self.clients):
+                try:
+                    await ws.send_json(message)
+                    if state is not None:
+                        await ws.send_json(state)
+                except Exception:
+                    self.clients.discard(ws)
+
+    async def _watch(self) -> None:
+        """Replace an engine that thinks far beyond its limit (a hung process)."""
+        while not self.closed:
+            await asyncio.sleep(1.0)
+            game = self.game
+            if not game.thinking:
+                self._thinking_since = None
+                continue
+            key = self.version
+            if self._thinking_since is None or self._thinking_since[0] != key:
+                self._thinking_since = (key, time.monotonic())
+                continue
+            player = game.players[game.turn]
+            allowed = HANG_GRACE
+            if isinstance(player, Computer) and player.limit is not None and player.limit.time:
+                allowed += player.limit.time
+            if time.monotonic() - self._thinking_since[1] > allowed:
+                self._thinking_since = None
+                why = "the engine stopped answering"
+                await asyncio.to_thread(self.replace_engine, why, game)
+
+    def state(self) -> JSON:
+        """The whole state of the game now (one consistent moment)."""
+        game = self.game
+        with self._stored_lock:
+            version = self.stored_version
+            board = self.stored_board.copy()
+            outcome = self.stored_outcome
+        thinking = game.thinking and outcome is None
+        offer = game.draw_offer
+        data = position_data(board)
+        if outcome is not None and data["outcome"] is None:  # resignation, agreement, time
+            data["outcome"] = {
+                "result": outcome.result(),
+                "termination": outcome.termination.value,
+                "reason": outcome.reason(),
+                "winner": None if outcome.winner is None else color_name(outcome.winner),
+            }
+            data.update(phase="over", moves=[], forbidden={})
+        players = {
+            name: {**self.specs[name], "display": game.name(color)}
+            for name, color in COLORS.items()
+        }
+        return {
+            "type": "state",
+            "game": self.id,
+            "version": version,
+            "thinking": thinking,
+            "drawOffer": None if offer is None else color_name(offer),
+            "players": players,
+            "analysis": self.analysis if thinking else None,
+            "restarts": self.restarts,
+            "failed": self.failed,
+            "state": data,
+            "line": line_data(board),
+        }
+
+    def close(self) -> None:
+        if self.closed:
+            return
+        self.closed = True
+        self.unsubscribe()
+        self.game.close()
+        self.loop.call_soon_threadsafe(self._stop_tasks)
+
+    def _stop_tasks(self) -> None:
+        self.queue.put_nowait(None)
+        self.watchdog.cancel()
+
+
+def _outcome_of_saved(saved: JSON, board: Board) -> Outcome | None:
+    """A stored ending the board does not show itself (resignation, agreement, time)."""
+    result = saved.get("result", "*")
+    if result == "*" or board.outcome() is not None:
+        return None
+    try:
+        termination = Termination(saved.get("termination") or "")
+    except ValueError:
+        termination = Termination.RESIGNATION if result != "1/2-1/2" else Termination.AGREEMENT
+    winner = {"1-0": WHITE, "0-1": BLACK}.get(result)
+    return Outcome(termination, winner)
+
+
+# --- the registry of live games -------------------------------------------------------------------
+
+
+def _store(conn: Request | WebSocket) -> Store:
+    store: Store | None = conn.app.state.store
     if store is None:
         raise RequestError("this server has no store: start it with a database", 503)
     return store
 
 
-def _game_id(request: Request | WebSocket) -> int:
+def _lives(app: Any) -> dict[int, LiveGame]:
+    lives: dict[int, LiveGame] | None = getattr(app.state, "live_games", None)
+    if lives is None:
+        lives = app.state.live_games = {}
+    return lives
+
+
+def _game_id(conn: Request | WebSocket) -> int:
     try:
-        return int(request.path_params["game_id"])
+        return int(conn.path_params["game_id"])
     except (KeyError, ValueError):
         raise RequestError("a game id is a number", 404) from None
 
 
-def _saved(store: Store, game_id: int) -> dict[str, Any]:
+def _saved(store: Store, game_id: int) -> JSON:
     saved = store.game(game_id)
     if saved is None:
         raise RequestError(f"no game {game_id}", 404)
     return saved
 
 
-def _board_of_saved(saved: dict[str, Any]) -> Board:
-    return board_from(saved["start"], list(saved.get("moves", [])))
+async def live_game(conn: Request | WebSocket, game_id: int) -> LiveGame:
+    """The live game ``game_id``, resumed from the store when it is not running yet."""
+    _store(conn)
+    return await resume(conn.app, game_id)
 
 
-# --- saved games (store only) ---------------------------------------------------------------------
+async def resume(app: Any, game_id: int) -> LiveGame:
+    """The live game ``game_id`` of ``app``, rebuilt from the store if it is not running."""
+    lives = _lives(app)
+    live = lives.get(game_id)
+    if live is not None and not live.closed:
+        return live
+    store: Store = app.state.store
+    saved = await asyncio.to_thread(_saved, store, game_id)
+    specs = saved.get("players") or {}
+    try:
+        specs = {c: check_player(specs.get(c), c) for c in COLORS}
+    except RequestError:
+        specs = {c: {"kind": "human", "name": saved[c]} for c in COLORS}
+    board = board_from(saved["start"], list(saved.get("moves", [])))
+    outcome = _outcome_of_saved(saved, board)
+    loop = asyncio.get_running_loop()
+    factory: PlayerFactory = getattr(app.state, "player_factory", make_player)
+
+    def build() -> LiveGame:
+        return LiveGame(
+            game_id,
+            store,
+            loop,
+            specs,
+            board,
+            base=int(saved.get("version", 0)) + 1,
+            outcome=outcome,
+            factory=factory,
+        )
+
+    live = lives.get(game_id)  # another request may have resumed it meanwhile
+    if live is not None and not live.closed:
+        return live
+    live = build()
+    lives[game_id] = live
+    await _evict(lives)
+    return live
+
+
+async def _evict(lives: dict[int, LiveGame]) -> None:
+    idle = [g for g in lives.values() if not g.clients and not g.game.thinking]
+    while len(lives) > MAX_LIVE and idle:
+        old = idle.pop(0)
+        lives.pop(old.id, None)
+        await asyncio.to_thread(old.close)
+
+
+# --- saved games (the store) ----------------------------------------------------------------------
 
 
 async def list_games(request: Request) -> Response:
@@ -69,17 +493,22 @@ async def list_games(request: Request) -> Response:
 
 async def get_game(request: Request) -> Response:
     store = _store(request)
-    saved = await asyncio.to_thread(_saved, store, _game_id(request))
-    board = _board_of_saved(saved)
-    return JSONResponse({**saved, "state": position_data(board), "line": line_data(board)})
+    game_id = _game_id(request)
+    saved = await asyncio.to_thread(_saved, store, game_id)
+    board = board_from(saved["start"], list(saved.get("moves", [])))
+    out = {**saved, "state": position_data(board), "line": line_data(board)}
+    live = _lives(request.app).get(game_id)
+    if live is not None and not live.closed:
+        out["live"] = live.state()
+    return JSONResponse(out)
 
 
 async def delete_game(request: Request) -> Response:
     store = _store(request)
     game_id = _game_id(request)
-    live = request.app.state.__dict__.setdefault("live_games", {})
-    if game_id in live:
-        live.pop(game_id).close()
+    live = _lives(request.app).pop(game_id, None)
+    if live is not None:
+        await asyncio.to_thread(live.close)
     if not await asyncio.to_thread(store.delete_game, game_id):
         raise RequestError(f"no game {game_id}", 404)
     return JSONResponse({"deleted": game_id})
@@ -88,7 +517,7 @@ async def delete_game(request: Request) -> Response:
 async def game_record(request: Request) -> Response:
     store = _store(request)
     saved = await asyncio.to_thread(_saved, store, _game_id(request))
-    board = _board_of_saved(saved)
+    board = board_from(saved["start"], list(saved.get("moves", [])))
     tags = {"White": saved["white"], "Black": saved["black"], **saved.get("tags", {})}
     game = record.Game.from_board(board, **{k: str(v) for k, v in tags.items()})
     if saved.get("result", "*") != "*" and board.outcome() is None:
@@ -101,180 +530,172 @@ async def game_record(request: Request) -> Response:
     )
 
 
-# --- live games (emergo.game) ---------------------------------------------------------------------
-
-
-def _game_module() -> Any:
-    try:  # the game flow (PLAN.md), imported lazily: it may not exist yet
-        game_module = importlib.import_module("emergo.game")
-    except ImportError:
-        raise RequestError("live games need emergo.game, which this build lacks", 501) from None
-    return game_module
-
-
-def _player(module: Any, spec: Any, color: str) -> Any:
-    """A player from ``{"kind": "human"|"engine", "name", "level", "movetime"}``."""
-    if not isinstance(spec, dict):
-        raise RequestError(f"{color} must be an object such as {{'kind': 'human'}}")
-    kind = spec.get("kind", "human")
-    if kind == "human":
-        return module.Human(str(spec.get("name", "Human"))[:100])
-    if kind == "engine":
-        level, movetime = spec.get("level"), spec.get("movetime")
-        if movetime is not None:
-            if not isinstance(movetime, int | float) or not 0 < movetime <= 60:
-                raise RequestError("movetime must be seconds in (0, 60]")
-            return module.Computer.engine(movetime=float(movetime))
-        if not isinstance(level, int) or isinstance(level, bool) or not 1 <= level <= 11:
-            raise RequestError("level must be an integer from 1 to 11")
-        return module.Computer.engine(level=level)
-    raise RequestError(f"unknown player kind {kind!r} (human or engine)")
-
-
-class LiveGame:
-    """A running :class:`emergo.game.Game`, its store row, and the WebSockets watching it."""
-
-    def __init__(self, game: Any, game_id: int, store: Store, loop: asyncio.AbstractEventLoop):
-        self.game = game
-        self.id = game_id
-        self.store = store
-        self.loop = loop
-        self.clients: set[WebSocket] = set()
-        self._tasks: set[asyncio.Future[None]] = set()
-        self.unsubscribe = game.subscribe(self.on_event)
-
-    def on_event(self, event: Any) -> None:
-        """From any thread: store what must survive, then tell every client (in that order)."""
-        name = type(event).__name__
-        if name == "MovePlayed":
-            self.store.add_move(self.id, event.ply, event.text, version=event.version)
-        elif name == "TakenBack":
-            self.store.take_back(self.id, len(self.game.moves), version=event.version)
-        elif name == "GameOver":
-            self.store.finish_game(self.id, event.outcome.result(), event.outcome.termination.value)
-        message = {"type": "event", "event": name, **_event_fields(event)}
-        if name == "Thinking":  # engine progress: the line, not a new state
-            info = getattr(event, "info", None)
-            if info is not None:
-                message["info"] = info_data(self.game.board, info)
-        with_state = name != "Thinking"
-        self.loop.call_soon_threadsafe(self._spawn, message, with_state)
-
-    def _spawn(self, message: JSON, with_state: bool) -> None:
-        """On the event loop: send ``message`` (and the state) to every client."""
-        task = asyncio.ensure_future(self.broadcast(message, with_state))
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
-
-    def state(self) -> JSON:
-        board = self.game.board
-        outcome = self.game.outcome
-        data = position_data(board)
-        if outcome is not None and data["outcome"] is None:  # resignation, agreement, time
-            data["outcome"] = {
-                "result": outcome.result(),
-                "termination": outcome.termination.value,
-                "reason": outcome.reason(),
-            }
-        return {
-            "type": "state",
-            "game": self.id,
-            "version": self.game.version,
-            "thinking": self.game.thinking,
-            "state": data,
-            "line": line_data(board),
-        }
-
-    async def broadcast(self, message: JSON, with_state: bool = True) -> None:
-        state = self.state() if with_state else None
-        for ws in list(self.clients):
-            with contextlib.suppress(Exception):
-                await ws.send_json(message)
-                if state is not None:
-                    await ws.send_json(state)
-
-    def close(self) -> None:
-        self.unsubscribe()
-        self.game.close()
-
-
-def _event_fields(event: Any) -> JSON:
-    out: JSON = {}
-    for key in ("ply", "text", "version", "color"):
-        if hasattr(event, key):
-            value = getattr(event, key)
-            out[key] = value if not isinstance(value, bool) else ("white" if value else "black")
-    return out
+# --- live games -----------------------------------------------------------------------------------
 
 
 async def create_game(request: Request) -> Response:
-    module = _game_module()
+    """``POST /api/games {"pos", "moves", "white": spec, "black": spec}`` starts a game."""
     store = _store(request)
     data = await body_json(request)
-    board = board_from(data.get("pos"), None)
-    white = _player(module, data.get("white", {"kind": "human"}), "white")
-    black = _player(module, data.get("black", {"kind": "engine", "level": 5}), "black")
-    game = module.Game(white=white, black=black, board=board)
+    moves = data.get("moves")
+    if isinstance(moves, str):
+        moves = moves.split()
+    board = board_from(data.get("pos"), moves)
+    if board.outcome() is not None:
+        raise RequestError("the game is over in that position", kind="over")
+    specs = {
+        "white": check_player(data.get("white", {"kind": "human"}), "white"),
+        "black": check_player(data.get("black", {"kind": "engine", "level": 5}), "black"),
+    }
+    factory: PlayerFactory = getattr(request.app.state, "player_factory", make_player)
+    names = {c: _display(factory, specs[c], board.variant) for c in COLORS}
+    start = board.root()
     game_id = await asyncio.to_thread(
         store.create_game,
-        board.position(),
+        start.position(),
         variant=board.variant,
-        white=str(getattr(white, "name", "?")),
-        black=str(getattr(black, "name", "?")),
-        players={"white": data.get("white"), "black": data.get("black")},
+        white=names["white"],
+        black=names["black"],
+        players=specs,
     )
-    live = LiveGame(game, game_id, store, asyncio.get_running_loop())
-    request.app.state.__dict__.setdefault("live_games", {})[game_id] = live
-    game.start()
+    for ply, move in enumerate(board.move_stack, 1):  # the moves before the game, stored first
+        text = start.move_text(move)
+        start.push(move)
+        await asyncio.to_thread(store.add_move, game_id, ply, text, version=0)
+    live = LiveGame(game_id, store, asyncio.get_running_loop(), specs, board, factory=factory)
+    _lives(request.app)[game_id] = live
+    await _evict(_lives(request.app))
     return JSONResponse({"id": game_id, **live.state()})
+
+
+def _display(factory: PlayerFactory, spec: JSON, variant: str) -> str:
+    if spec["kind"] == "human":
+        return str(spec["name"])
+    if "movetime" in spec:
+        return f"emergo engine, {spec['movetime']:g} s a move"
+    return f"emergo engine, level {spec['level']}"
+
+
+async def command(live: LiveGame, data: Any) -> JSON | None:
+    """Carry out one command (``move``, ``takeback``, ``resign``, ``draw``, ``answer``,
+    ``hint``, ``stop``); its answer, if it has one of its own (a hint, a draw answer)."""
+    if not isinstance(data, dict):
+        raise RequestError("a command must be a JSON object")
+    kind = data.get("type")
+    if live.closed:
+        raise RequestError(live.failed or "the game is closed", 409)
+    game = live.game
+    by = data.get("by")
+    if by is None:
+        side = game.turn
+    elif by in COLORS:
+        side = COLORS[by]
+    else:
+        raise RequestError("by must be white or black")
+    expected = data.get("version")
+    if expected is not None and expected != live.version and kind != "hint":
+        raise RequestError(
+            f"the game has changed (version {live.version}, not {expected})",
+            409,
+            kind="version",
+            version=live.version,
+        )
+    try:
+        if kind == "move":
+            text = data.get("text")
+            if not isinstance(text, str) or not text.strip() or len(text) > 200:
+                raise RequestError("text must be a move text")
+            names = data.get("names", "oblique")
+            if names not in ("oblique", "checker"):
+                raise RequestError("names must be oblique or checker")
+            move = await asyncio.to_thread(game.play, text.strip(), by=side, names=names)
+            return {"type": "played", "text": str(move)}
+        if kind == "takeback":
+            taken = await asyncio.to_thread(game.takeback, by=side)
+            return {"type": "takenback", "moves": [str(m) for m in taken]}
+        if kind == "resign":
+            await asyncio.to_thread(game.resign, by=side)
+            return None
+        if kind == "draw":
+            answer = await asyncio.to_thread(game.offer_draw, by=side)
+            return {"type": "draw", "accepted": answer}
+        if kind == "answer":
+            accept = data.get("accept")
+            if not isinstance(accept, bool):
+                raise RequestError("accept must be true or false")
+            await asyncio.to_thread(game.answer_draw, by=side, accept=accept)
+            return None
+        if kind == "hint":
+            if game.is_over():
+                raise RequestError("the game is over", 409, kind="over")
+            board = game.board
+            result = await asyncio.to_thread(game.hint, Limit(time=HINT_TIME))
+            if result.move is None or not board.is_legal(result.move):
+                return {"type": "hint", "move": None, "lines": []}
+            lines = [info_data(board, info) for info in result.infos[:1]]
+            return {"type": "hint", "move": move_data(board, result.move), "lines": lines}
+        if kind == "stop":
+            await asyncio.to_thread(game.stop_thinking)
+            return None
+    except GameError as e:
+        raise RequestError(str(e), 409, kind="game") from None
+    except RequestError:
+        raise
+    except ValueError as e:  # the board's IllegalMoveError, AmbiguousMoveError, ...
+        raise RequestError(str(e), 400, kind="illegal") from None
+    raise RequestError(
+        f"unknown command {kind!r} (move, takeback, resign, draw, answer, hint, stop)"
+    )
+
+
+async def game_command(request: Request) -> Response:
+    """``POST /api/games/{id}/{command}``: the WebSocket's commands over HTTP; answers the state
+    after it (refusals: 400 a bad or illegal move, 409 not now: out of turn, over, stale)."""
+    live = await live_game(request, _game_id(request))
+    data = await body_json(request)
+    data["type"] = request.path_params["command"]
+    answer = await command(live, data)
+    return JSONResponse({**(answer or {}), "state": live.state()})
 
 
 async def ws_game(ws: WebSocket) -> None:
     """A live game: the server sends ``state`` messages (with ``version``) and events; the
-    client sends ``{"type": "move", "text"}``, ``takeback``, ``resign``, ``draw``, ``hint``."""
+    client sends commands (:func:`command`) as ``{"type": ..., "by", "version"?}``."""
     await ws.accept()
-    game_id = _game_id(ws)
-    live: LiveGame | None = ws.app.state.__dict__.get("live_games", {}).get(game_id)
-    if live is None:
-        await ws.send_json({"type": "error", "error": f"no live game {game_id}"})
+    try:
+        live = await live_game(ws, _game_id(ws))
+    except RequestError as e:
+        await ws.send_json({"type": "error", "error": str(e), "status": e.status})
         await ws.close(4404)
         return
     live.clients.add(ws)
-    await ws.send_json(live.state())
     try:
+        await ws.send_json(live.state())
         while True:
-            raw = await ws.receive_text()
+            message = await ws.receive()
+            if message["type"] == "websocket.disconnect":
+                break
+            raw = message.get("text")
+            if raw is None:
+                await ws.send_json({"type": "error", "error": "send JSON text messages"})
+                continue
             try:
-                await _command(live, json.loads(raw))
-            except (ValueError, RequestError) as e:  # IllegalMoveError, GameError are ValueErrors
-                await ws.send_json({"type": "error", "error": str(e)})
-    except WebSocketDisconnect:
+                if len(raw) > MAX_BODY:
+                    raise RequestError("message too large", 413)
+                data = json.loads(raw)
+                answer = await command(live, data) or {"type": "ok", "command": data["type"]}
+                if "id" in data:
+                    answer["id"] = data["id"]
+                await ws.send_json(answer)
+            except RequestError as e:
+                error = {"type": "error", "error": str(e), "status": e.status, **e.extra}
+                await ws.send_json(error)
+            except ValueError as e:  # bad JSON
+                await ws.send_json({"type": "error", "error": f"not JSON: {e}", "status": 400})
+    except (WebSocketDisconnect, RuntimeError):
         pass
     finally:
         live.clients.discard(ws)
-
-
-async def _command(live: LiveGame, data: Any) -> None:
-    if not isinstance(data, dict):
-        raise RequestError("a message must be a JSON object")
-    kind = data.get("type")
-    game = live.game
-    side = COLORS.get(data.get("by", "white" if game.turn else "black"))
-    if kind == "move":
-        text = data.get("text")
-        if not isinstance(text, str) or len(text) > 200:
-            raise RequestError("text must be a move text")
-        await asyncio.to_thread(game.play, text, by=side)
-    elif kind == "takeback":
-        await asyncio.to_thread(game.takeback, by=side)
-    elif kind == "resign":
-        await asyncio.to_thread(game.resign, by=side)
-    elif kind == "draw":
-        await asyncio.to_thread(game.offer_draw, by=side)
-    elif kind == "stop":
-        game.stop_thinking()
-    else:
-        raise RequestError(f"unknown message type {kind!r}")
 
 
 def routes() -> list[BaseRoute]:
@@ -284,12 +705,32 @@ def routes() -> list[BaseRoute]:
         Route("/api/games/{game_id}", get_game, methods=["GET"]),
         Route("/api/games/{game_id}", delete_game, methods=["DELETE"]),
         Route("/api/games/{game_id}/record", game_record, methods=["GET"]),
+        Route("/api/games/{game_id}/{command}", game_command, methods=["POST"]),
         WebSocketRoute("/ws/game/{game_id}", ws_game),
     ]
 
 
+RESUME_AT_START = 20
+"""Unfinished games (the most recently played) resumed when the server starts."""
+
+
+async def startup(app: Starlette) -> None:
+    """Resume the unfinished games: an engine to move starts thinking again."""
+    store: Store | None = app.state.store
+    if store is None:
+        return
+    saved = await asyncio.to_thread(store.games, 200)
+    unfinished = [g["id"] for g in saved if g["result"] == "*"][:RESUME_AT_START]
+    for game_id in unfinished:
+        try:
+            await resume(app, game_id)
+        except Exception:  # a game the store holds but cannot be replayed: leave it saved
+            log.exception("game %s cannot be resumed", game_id)
+
+
 async def shutdown(app: Starlette) -> None:
     """Stop every live game's background work (engine threads)."""
-    for live in list(app.state.__dict__.get("live_games", {}).values()):
+    for live in list(_lives(app).values()):
         with contextlib.suppress(Exception):
-            live.close()
+            await asyncio.to_thread(live.close)
+    _lives(app).clear()

@@ -82,16 +82,22 @@ def parse_move(board: Board, text: str, names: Names = "oblique") -> Move:
         raise RequestError(str(e), kind="invalid") from None
 
 
+def _checker(board: Board) -> Names:
+    """The checkerboard naming, or the oblique one on the hexagon, which has none (R3, R4)."""
+    return "oblique" if board.geometry.shape == "hexagon" else "checker"
+
+
 def geometry_data(geo: Geometry) -> JSON:
     """The squares of a board (static): names in both namings, oblique and checker coordinates."""
     squares = []
+    hexagon = geo.shape == "hexagon"  # R4: no checkerboard; placed by (u, v) alone
     for sq in geo.squares:
         u, v = geo.uv(sq)
-        f, r = geo.checker_coordinates(sq)
+        f, r = (u, v) if hexagon else geo.checker_coordinates(sq)
         squares.append(
             {
                 "name": geo.square_name(sq),
-                "checker": geo.square_name(sq, "checker"),
+                "checker": geo.square_name(sq, "oblique" if hexagon else "checker"),
                 "u": u,
                 "v": v,
                 "file": f,
@@ -103,6 +109,7 @@ def geometry_data(geo: Geometry) -> JSON:
         "size": geo.size,
         "men": geo.men,
         "centre": geo.square_name(geo.centre),
+        "shape": geo.shape,
         "squares": squares,
     }
 
@@ -114,7 +121,7 @@ def move_data(board: Board, move: Move) -> JSON:
         "kind": move.kind.value,
         "path": [geo.square_name(sq) for sq in move.path],
         "text": board.move_text(move),
-        "checker": board.move_text(move, "checker"),
+        "checker": board.move_text(move, _checker(board)),
         "captured": move.captured,
         "entered": move.entered,
     }
@@ -131,7 +138,7 @@ def _phase(board: Board) -> str:
 
 
 def _explain(board: Board, move: Move) -> JSON:
-    return {"oblique": board.explain(move), "checker": board.explain(move, "checker")}
+    return {"oblique": board.explain(move), "checker": board.explain(move, _checker(board))}
 
 
 def position_data(board: Board) -> JSON:

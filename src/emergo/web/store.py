@@ -241,12 +241,24 @@ class Store:
             game.updated = now()
             game.version = version if version is not None else game.version + 1
 
-    def finish_game(self, game_id: int, result: str, termination: str | None) -> None:
+    def finish_game(
+        self, game_id: int, result: str, termination: str | None, *, version: int | None = None
+    ) -> None:
         with self.session() as s:
             game = s.get(GameRow, game_id)
             if game is None:
                 raise KeyError(f"no game {game_id}")
             game.result, game.termination, game.updated = result, termination, now()
+            if version is not None:
+                game.version = version
+
+    def set_version(self, game_id: int, version: int) -> None:
+        """Record a change that is not a move (a draw offer, an engine replaced)."""
+        with self.session() as s:
+            game = s.get(GameRow, game_id)
+            if game is None:
+                raise KeyError(f"no game {game_id}")
+            game.version, game.updated = version, now()
 
     def game(self, game_id: int) -> dict[str, Any] | None:
         with self.session() as s:

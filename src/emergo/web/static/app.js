@@ -11,7 +11,7 @@ import {Board} from "./board.js";
  * @typedef {import("./board.js").SquareInfo} SquareInfo
  * @typedef {import("./board.js").Piece} Piece
  * @typedef {import("./board.js").Reason} Reason
- * @typedef {{variant: string, size: number, men: number, centre: string, squares: SquareInfo[]}} Geometry
+ * @typedef {{variant: string, size: number, men: number, centre: string, shape: string, squares: SquareInfo[]}} Geometry
  * @typedef {{result: string, termination: string, reason: string, winner: string|null}} Outcome
  * @typedef {{
  *   position: string, variant: string, turn: "white"|"black",
@@ -85,6 +85,12 @@ const settings = {view: "diamond", names: "oblique", theme: "light", coordinates
 const line = {start: "w 12/12", moves: [], ply: 0, firstTurn: "white"};
 /** @type {Map<number, PositionData>} */
 const cache = new Map();
+/**
+ * The branches left when another move was played at `ply`: each the whole line it was, so the
+ * line and its branches are a tree (every branch shares the line's moves before `ply`).
+ * @type {{ply: number, moves: MoveInfo[]}[]}
+ */
+let variations = [];
 /** @type {PositionData|null} */
 let current = null;
 /** @type {Geometry|null} */
@@ -93,8 +99,9 @@ let requestId = 0;
 
 const board = Board($("board"), {
   events: {
-    move: (move) => play(move.text, "oblique"),
+    move: (move) => (game ? gameMove(move.text, "oblique") : play(move.text, "oblique")),
     refused: (_square, reason) => say(reason),
+    square: (square) => editSquare(square),
     select: () => say(""),
   },
 });
@@ -152,10 +159,12 @@ async function load(start, moves = [], ply, answer) {
   line.start = data.line.start;
   line.moves = data.line.moves;
   line.firstTurn = data.line.turn;
+  marks.clear();
+  variations = [];
   cache.clear();
   cache.set(line.moves.length, data);
   geometry = data.geometry;
-  board.set({squares: geometry.squares, size: geometry.size});
+  board.set({squares: geometry.squares, size: geometry.size, shape: geometry.shape});
   input("pos-text").value = line.start;
   stopAnalysis();
   await goto(ply === undefined ? line.moves.length : ply);
@@ -175,6 +184,20 @@ async function play(text, names) {
     if (line.ply !== ply) return;
     const same = line.moves[ply] && line.moves[ply].text === data.move.text;
     if (!same) {
+      const known = variations.findIndex((v) => v.moves[ply] && v.moves[ply].text === data.move.text && v.moves.slice(0, ply).every((m, k) => m.text === line.moves[k].text));
+      if (line.moves.length > ply) variations.push({ply, moves: line.moves});
+      if (known >= 0) {
+        // back into a branch played before: the line takes it up whole
+        const [branch] = variations.splice(known, 1);
+        line.moves = branch.moves;
+        for (const k of [...cache.keys()]) if (k > ply) cache.delete(k);
+        cache.set(ply + 1, data);
+        line.ply = ply + 1;
+        requestId++;
+        say("");
+        show(data, true);
+        return true;
+      }
       line.moves = [...line.moves.slice(0, ply), data.move];
       for (const k of [...cache.keys()]) if (k > ply) cache.delete(k);
     }
@@ -195,10 +218,11 @@ async function play(text, names) {
 /** @param {PositionData} data @param {boolean} animate */
 function show(data, animate) {
   current = data;
+  const mine = !game || (line.ply === line.moves.length && !game.thinking && game.humans.includes(data.turn));
   board.set({
     pieces: data.pieces,
     lastMove: data.lastMove,
-    movable: data.phase === "over" ? null : {moves: data.moves, forbidden: data.forbidden, required: data.required},
+    movable: data.phase === "over" || !mine ? null : {moves: data.moves, forbidden: data.forbidden, required: data.required},
     animate,
   });
   const [top, bottom] = settings.flipped ? ["white", "black"] : ["black", "white"];
@@ -270,11 +294,44 @@ function drawMoves() {
       b.classList.add("current");
       b.setAttribute("aria-current", "step");
     }
+    const mark = marks.get(i + 1);
+    if (mark) {
+      b.textContent += mark.mark;
+      b.title = mark.comment;
+      if (mark.kind) b.classList.add(mark.kind);
+    }
     b.addEventListener("click", () => goto(i + 1));
     box.appendChild(b);
   });
+  drawVariations();
   const currentButton = box.querySelector(".current");
   if (currentButton) currentButton.scrollIntoView({block: "nearest"});
+}
+
+/** The branches, each as a button that makes it the line (the line becomes a branch). */
+function drawVariations() {
+  const box = $("variations");
+  box.replaceChildren();
+  const offset = line.firstTurn === "white" ? 0 : 1;
+  variations.forEach((v, i) => {
+    const li = document.createElement("li");
+    li.style.marginLeft = `${Math.min(v.ply, 20) * 0.3}rem`;
+    const b = document.createElement("button");
+    b.type = "button";
+    const slot = v.ply + offset;
+    const number = `${Math.floor(slot / 2) + 1}${slot % 2 ? "..." : "."}`;
+    b.textContent = `${number} ${v.moves.slice(v.ply, v.ply + 6).map(moveText).join(" ")}${v.moves.length > v.ply + 6 ? " ..." : ""}`;
+    b.title = "Make this branch the line";
+    b.addEventListener("click", () => {
+      variations.splice(i, 1, {ply: v.ply, moves: line.moves});
+      line.moves = v.moves;
+      for (const k of [...cache.keys()]) if (k > v.ply) cache.delete(k);
+      goto(v.ply + 1);
+    });
+    li.appendChild(b);
+    box.appendChild(li);
+  });
+  $("variations").hidden = variations.length === 0;
 }
 
 // --- engine analysis over a WebSocket ----------------------------------------------------------------
@@ -418,6 +475,314 @@ async function exportRecord() {
   }
 }
 
+// --- live games (WebSocket /ws/game/{id}) -----------------------------------------------------------
+
+/**
+ * The live game on the page: its id, socket, last version seen, and who plays what.
+ * @typedef {{id: number, ws: WebSocket|null, version: number, thinking: boolean, humans: string[],
+ *   over: boolean, turn: string, closed: boolean, retry: number, offer: string|null}} LiveGame
+ */
+/** @type {LiveGame|null} */
+let game = null;
+/** @type {((v: unknown) => void)[]} */
+const readyWaiters = [];
+
+/** @param {number} id */
+function joinGame(id) {
+  if (game && game.ws) {
+    game.closed = true;
+    game.ws.close();
+  }
+  game = {id, ws: null, version: -1, thinking: false, humans: [], over: false, turn: "white", closed: false, retry: 0, offer: null};
+  document.body.classList.add("in-game");
+  stopAnalysis();
+  const url = new URL(location.href);
+  url.search = `?game=${id}`;
+  history.replaceState(null, "", url);
+  openGameSocket(game);
+}
+
+/** @param {LiveGame} g */
+function openGameSocket(g) {
+  const ws = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws/game/${g.id}`);
+  g.ws = ws;
+  ws.addEventListener("open", () => { g.retry = 0; });
+  ws.addEventListener("message", (e) => {
+    if (game !== g) return;
+    gameMessage(g, JSON.parse(String(e.data)));
+  });
+  ws.addEventListener("close", (e) => {
+    if (game !== g || g.closed || e.code === 4404) return;
+    // a dropped connection comes back; the server sends the state (and its version) at once
+    g.retry = Math.min(g.retry + 1, 10);
+    say("connection lost: reconnecting ...", false);
+    setTimeout(() => { if (game === g && !g.closed) openGameSocket(g); }, 200 * g.retry);
+  });
+}
+
+/** @param {LiveGame} g @param {any} msg */
+async function gameMessage(g, msg) {
+  if (msg.type === "state") {
+    if (msg.version < g.version) return;
+    const animate = msg.version > g.version && g.version >= 0;
+    g.version = msg.version;
+    g.thinking = msg.thinking;
+    g.over = !!msg.state.outcome;
+    g.turn = msg.state.turn;
+    g.humans = ["white", "black"].filter((c) => msg.players[c].kind === "human");
+    if (!geometry || geometry.variant !== msg.state.variant) {
+      geometry = /** @type {Geometry} */ (await api(`/api/geometry?variant=${encodeURIComponent(msg.state.variant)}`));
+      board.set({squares: geometry.squares, size: geometry.size, shape: geometry.shape});
+    }
+    if (game !== g) return;
+    line.start = msg.line.start;
+    line.moves = msg.line.moves;
+    line.firstTurn = msg.line.turn;
+    cache.clear();
+    cache.set(line.moves.length, msg.state);
+    line.ply = line.moves.length;
+    requestId++;
+    if (g.humans.length === 1 && settings.flipped !== (g.humans[0] === "black")) {
+      settings.flipped = g.humans[0] === "black";
+      applySettings();
+    }
+    show(msg.state, animate);
+    showGameInfo(msg);
+    if (msg.analysis && input("show-thinking").checked) showThinking(msg.analysis);
+    while (readyWaiters.length) /** @type {(v: unknown) => void} */ (readyWaiters.shift())(null);
+  } else if (msg.type === "event") {
+    if (msg.event === "Thinking" && input("show-thinking").checked) showThinking(msg.info);
+    if (msg.event === "EngineRestarted" || msg.event === "EngineGaveUp") say(msg.error);
+    if (msg.event === "DrawDeclined") say(`${title(msg.color)} declined the draw`, false);
+  } else if (msg.type === "hint") {
+    if (msg.move) {
+      say(`Hint: ${moveText(msg.move)}${msg.lines[0] ? ` (${msg.lines[0].score})` : ""}`, false);
+      board.set({lastMove: msg.move});
+    } else say("no hint", false);
+  } else if (msg.type === "draw" && msg.accepted === false) {
+    say("the engine declines the draw", false);
+  } else if (msg.type === "error") {
+    say(msg.error);
+    if (msg.status === 404) leaveGame();
+    board.set({});
+  }
+}
+
+/** @param {any} info */
+function showThinking(info) {
+  lines.clear();
+  lines.set(1, info);
+  drawLines();
+}
+
+/** @param {any} msg */
+function showGameInfo(msg) {
+  const p = msg.players;
+  const who = `${p.white.display} (White) vs ${p.black.display} (Black)`;
+  const thinking = msg.thinking ? ` · ${title(msg.state.turn)} is thinking ...` : "";
+  const restarted = msg.restarts ? ` · engine restarted ${msg.restarts}×` : "";
+  $("game-info").textContent = `Game ${msg.game}: ${who}${thinking}${restarted}`;
+  const offer = msg.drawOffer;
+  if (game) game.offer = offer;
+  const answer = offer && game && game.humans.includes(offer === "white" ? "black" : "white");
+  $("draw-answer").hidden = !answer;
+  $("draw-text").textContent = answer ? `${title(offer)} offers a draw:` : "";
+  for (const id of ["takeback", "draw", "resign", "hint"]) {
+    /** @type {HTMLButtonElement} */ ($(id)).disabled = !!msg.state.outcome && id !== "takeback";
+  }
+}
+
+/** The side a person acts for: the one to move in hot-seat, else the human's colour. */
+function actor() {
+  if (!game) return "white";
+  if (game.humans.length === 1) return game.humans[0];
+  return game.turn;
+}
+
+/** @param {Record<string, unknown>} msg */
+function send(msg) {
+  if (!game || !game.ws || game.ws.readyState !== WebSocket.OPEN) {
+    say("not connected to the game");
+    return;
+  }
+  game.ws.send(JSON.stringify(msg));
+}
+
+/** @param {string} text @param {"oblique"|"checker"} names */
+function gameMove(text, names) {
+  if (!game) return;
+  say("");
+  send({type: "move", text, names, by: game.turn, version: game.version});
+}
+
+function leaveGame() {
+  if (game) {
+    game.closed = true;
+    if (game.ws) game.ws.close();
+  }
+  game = null;
+  document.body.classList.remove("in-game");
+  const url = new URL(location.href);
+  url.search = "";
+  history.replaceState(null, "", url);
+  if (current) show(current, false);
+  refreshGames();
+}
+
+async function newGame() {
+  const opponent = /** @type {HTMLSelectElement} */ ($("opponent")).value;
+  const color = /** @type {HTMLSelectElement} */ ($("color")).value;
+  /** @type {Record<string, unknown>} */
+  let other = {kind: "engine", level: Number(/** @type {HTMLSelectElement} */ ($("level")).value)};
+  if (opponent === "movetime") other = {kind: "engine", movetime: Number(/** @type {HTMLSelectElement} */ ($("movetime")).value)};
+  if (opponent === "human") other = {kind: "human", name: color === "white" ? "Black" : "White"};
+  const me = {kind: "human", name: opponent === "human" ? title(color) : "You"};
+  const body = {pos: line.start, moves: line.moves.slice(0, line.ply).map((m) => m.text), white: color === "white" ? me : other, black: color === "white" ? other : me};
+  try {
+    const data = await api("/api/games", body);
+    joinGame(data.id);
+    refreshGames();
+  } catch (e) {
+    say(e instanceof Error ? e.message : String(e));
+  }
+}
+
+// --- saved games ---------------------------------------------------------------------------------
+
+async function refreshGames() {
+  let data;
+  try {
+    data = await api("/api/games");
+  } catch {
+    return;
+  }
+  const list = $("games");
+  list.replaceChildren();
+  for (const g of data.games) {
+    const li = document.createElement("li");
+    li.dataset.game = String(g.id);
+    const what = document.createElement("span");
+    what.className = "what";
+    what.textContent = `#${g.id} ${g.white} vs ${g.black} · ${g.variant} · ${g.result === "*" ? "in progress" : g.result}`;
+    li.appendChild(what);
+    /** @param {string} label @param {() => void} action */
+    const button = (label, action) => {
+      const b = document.createElement("button");
+      b.type = "button";
+      b.className = "small";
+      b.textContent = label;
+      b.addEventListener("click", action);
+      li.appendChild(b);
+    };
+    button(g.result === "*" ? "Resume" : "Open", () => joinGame(g.id));
+    button("Replay", () => replayGame(g.id));
+    const a = document.createElement("a");
+    a.className = "button small";
+    a.href = `/api/games/${g.id}/record`;
+    a.textContent = "Download";
+    li.appendChild(a);
+    button("Delete", async () => {
+      if (game && game.id === g.id) leaveGame();
+      await api(`/api/games/${g.id}`, undefined, "DELETE").catch(() => {});
+      refreshGames();
+    });
+    list.appendChild(li);
+  }
+}
+
+/** @param {number} id */
+async function replayGame(id) {
+  if (game) leaveGame();
+  const saved = await api(`/api/games/${id}`);
+  await load(saved.start, saved.moves, 0);
+  say(`game ${id}: ←/→ step through its ${saved.moves.length} moves`, false);
+}
+
+// --- the engine's review of the line -------------------------------------------------------------
+
+/** @type {Map<number, {mark: string, kind: string, comment: string}>} */
+const marks = new Map();
+
+async function reviewLine() {
+  if (!line.moves.length) return say("no moves to review");
+  say("the engine reviews every move ...", false);
+  /** @type {HTMLButtonElement} */ ($("review")).disabled = true;
+  try {
+    const data = await api("/api/review", {pos: line.start, moves: line.moves.map((m) => m.text), time: 0.2, names: settings.names});
+    marks.clear();
+    for (const m of data.moves) marks.set(m.ply, m);
+    /** @type {HTMLTextAreaElement} */ ($("record")).value = data.text;
+    const bad = data.moves.filter((/** @type {{mark: string}} */ m) => m.mark).length;
+    say(`reviewed: ${bad} move${bad === 1 ? "" : "s"} marked (?! inaccuracy, ? mistake, ?? blunder)`, false);
+    drawMoves();
+  } catch (e) {
+    say(e instanceof Error ? e.message : String(e));
+  } finally {
+    /** @type {HTMLButtonElement} */ ($("review")).disabled = false;
+  }
+}
+
+// --- the position editor (the server checks the position: R6, R22) ------------------------------
+
+/** @type {{pieces: Record<string, Piece>}|null} */
+let editing = null;
+
+function startEditing() {
+  if (game) leaveGame();
+  if (!current) return;
+  stopAnalysis();
+  editing = {pieces: structuredClone(current.pieces)};
+  input("hand-w").value = String(current.hands.white);
+  input("hand-b").value = String(current.hands.black);
+  /** @type {HTMLSelectElement} */ ($("edit-turn")).value = current.turn === "white" ? "w" : "b";
+  $("editor").hidden = false;
+  $("edit").setAttribute("aria-pressed", "true");
+  board.set({pieces: editing.pieces, lastMove: null, movable: null});
+  say("click squares to put or remove men; Done checks the position", false);
+}
+
+/** @param {string} square @returns {boolean} */
+function editSquare(square) {
+  if (!editing) return false;
+  const brush = /** @type {HTMLSelectElement} */ ($("brush")).value;
+  const old = editing.pieces[square];
+  if (brush === "empty") delete editing.pieces[square];
+  else if (!old) editing.pieces[square] = {owner: /** @type {any} */ (brush), caps: 1, prisoners: 0};
+  else if (old.owner === brush) old.caps += 1;
+  else editing.pieces[square] = {owner: /** @type {any} */ (brush), caps: 1, prisoners: old.prisoners ? 0 : old.caps};
+  board.set({pieces: {...editing.pieces}, lastMove: null, movable: null});
+  return true;
+}
+
+/** The position being edited as an R22 string; the server says whether it is one. */
+function editedPosition() {
+  if (!editing || !geometry) return "";
+  const letter = (/** @type {string} */ owner) => (owner === "white" ? "w" : "b");
+  const stacks = Object.entries(editing.pieces)
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([sq, p]) => {
+      const under = p.prisoners ? `${letter(p.owner === "white" ? "black" : "white")}${p.prisoners}` : "";
+      return `${sq}:${under}${letter(p.owner)}${p.caps}`;
+    });
+  const variant = geometry.variant === "9x9" ? "" : `${geometry.variant} `;
+  const turn = /** @type {HTMLSelectElement} */ ($("edit-turn")).value;
+  return `${variant}${turn} ${Number(input("hand-w").value)}/${Number(input("hand-b").value)} ${stacks.join(" ")}`.trim();
+}
+
+async function finishEditing() {
+  const pos = editedPosition();
+  try {
+    const data = await api("/api/position", {pos, moves: []});
+    editing = null;
+    $("editor").hidden = true;
+    $("edit").setAttribute("aria-pressed", "false");
+    await load(pos, [], undefined, data);
+    say("");
+  } catch (e) {
+    say(e instanceof Error ? e.message : String(e));
+  }
+}
+
 // --- settings ----------------------------------------------------------------------------------
 
 function applySettings() {
@@ -451,6 +816,36 @@ $("coords").addEventListener("click", () => change({coordinates: !settings.coord
 $("names").addEventListener("click", () => change({names: settings.names === "oblique" ? "checker" : "oblique"}));
 $("anim").addEventListener("click", () => change({animation: !settings.animation}));
 $("theme").addEventListener("click", () => change({theme: settings.theme === "dark" ? "light" : "dark"}));
+$("new-game").addEventListener("submit", (e) => {
+  e.preventDefault();
+  newGame();
+});
+$("opponent").addEventListener("change", () => {
+  const v = /** @type {HTMLSelectElement} */ ($("opponent")).value;
+  $("level").hidden = v !== "engine";
+  $("movetime").hidden = v !== "movetime";
+});
+$("takeback").addEventListener("click", () => {
+  if (!game) return;
+  // hot-seat: the last move goes back; against the engine: the person's last move and the reply
+  const by = game.humans.length === 1 ? game.humans[0] : line.moves.length % 2 === 1 ? line.firstTurn : line.firstTurn === "white" ? "black" : "white";
+  send({type: "takeback", by});
+});
+$("draw").addEventListener("click", () => send({type: "draw", by: actor()}));
+$("resign").addEventListener("click", () => send({type: "resign", by: actor()}));
+$("hint").addEventListener("click", () => send({type: "hint"}));
+$("draw-accept").addEventListener("click", () => send({type: "answer", accept: true, by: game && game.offer === "white" ? "black" : "white"}));
+$("draw-decline").addEventListener("click", () => send({type: "answer", accept: false, by: game && game.offer === "white" ? "black" : "white"}));
+$("leave").addEventListener("click", leaveGame);
+$("refresh-games").addEventListener("click", refreshGames);
+$("review").addEventListener("click", reviewLine);
+$("edit").addEventListener("click", () => (editing ? finishEditing() : startEditing()));
+$("edit-done").addEventListener("click", finishEditing);
+$("edit-clear").addEventListener("click", () => {
+  if (!editing) return;
+  editing.pieces = {};
+  board.set({pieces: {}, lastMove: null, movable: null});
+});
 $("first").addEventListener("click", () => goto(0));
 $("back").addEventListener("click", () => goto(line.ply - 1));
 $("forward").addEventListener("click", () => goto(line.ply + 1, true));
@@ -458,11 +853,15 @@ $("last").addEventListener("click", () => goto(line.moves.length));
 $("move-form").addEventListener("submit", async (e) => {
   e.preventDefault();
   const box = input("move-text");
-  if (await play(box.value, settings.names)) box.value = "";
+  if (game) {
+    gameMove(box.value, settings.names);
+    box.value = "";
+  } else if (await play(box.value, settings.names)) box.value = "";
 });
 $("pos-load").addEventListener("click", () => load(input("pos-text").value).catch((e) => say(e.message)));
 $("new9").addEventListener("click", () => load("w 12/12"));
 $("new7").addEventListener("click", () => load("7x7 w 8/8"));
+$("newhex").addEventListener("click", () => load("hex w 12/12"));
 $("analyse").addEventListener("click", () => (analysing ? stopAnalysis() : startAnalysis().catch((e) => say(e.message))));
 $("import").addEventListener("click", () => importRecord(/** @type {HTMLTextAreaElement} */ ($("record")).value));
 $("export").addEventListener("click", exportRecord);
@@ -500,6 +899,14 @@ async function main() {
   if (params.has("flip")) settings.flipped = params.get("flip") === "1";
   if (params.has("animation")) settings.animation = params.get("animation") === "1";
   applySettings();
+  setTimeout(refreshGames, 0); // after the first board: it does not compete with it
+  if (params.get("game")) {
+    joinGame(Number(params.get("game")));
+    await new Promise((resolve) => { readyWaiters.push(resolve); });
+    performance.mark("emergo-board-drawn");
+    document.documentElement.dataset.ready = "1";
+    return;
+  }
   try {
     await load(params.get("pos") || "w 12/12", moves, undefined, await first);
   } catch (e) {

@@ -16,6 +16,8 @@
 const SVG_NS = "http://www.w3.org/2000/svg";
 /** Side of one checkerboard cell in picture units (as emergo.svg). */
 const S = 36;
+/** Distance between the centres of two adjacent hex cells (R4 hex), as emergo.svg. */
+const D_HEX = 1.4 * S;
 
 /**
  * @typedef {{name: string, checker: string, u: number, v: number, file: number, rank: number}} SquareInfo
@@ -28,6 +30,7 @@ const S = 36;
  *   move?: (move: MoveInfo) => void,
  *   select?: (square: string|null) => void,
  *   refused?: (square: string, reason: string) => void,
+ *   square?: (square: string) => boolean,
  * }} BoardEvents
  * @typedef {{
  *   view: "diamond"|"checker",
@@ -35,6 +38,7 @@ const S = 36;
  *   coordinates: boolean,
  *   names: "oblique"|"checker",
  *   size: number,
+ *   shape?: string,
  *   squares: SquareInfo[],
  *   pieces: Record<string, Piece>,
  *   lastMove: MoveInfo|null,
@@ -97,6 +101,7 @@ export function Board(element, config) {
     coordinates: true,
     names: "oblique",
     size: 9,
+    shape: "diamond",
     squares: [],
     pieces: {},
     lastMove: null,
@@ -150,7 +155,7 @@ export function Board(element, config) {
   function frame() {
     const n = state.size;
     const margin = state.coordinates ? 0.95 * S : 0.3 * S;
-    const half = state.view === "checker" ? (n * S) / 2 : (n * S) / Math.SQRT2;
+    const half = hexagon() ? ((n - 1) / 2 + 0.8) * D_HEX : state.view === "checker" ? (n * S) / 2 : (n * S) / Math.SQRT2;
     const c = half + margin;
     return {n, margin, half, cx: c, cy: c, width: 2 * c, height: 2 * c};
   }
@@ -180,11 +185,43 @@ export function Board(element, config) {
     return at(u + v - c, v - u + c);
   }
 
+  /** Is this the hexagon (R4 hex): cells placed by (u, v), no checkerboard, no views? */
+  function hexagon() {
+    return state.shape === "hexagon";
+  }
+
+  /**
+   * Picture point of hex cell (u, v), as emergo.svg: rows across, a on top, (u+1, v)
+   * down-left and (u+1, v+1) down-right of (u, v).
+   * @param {number} u
+   * @param {number} v
+   */
+  function hexPoint(u, v) {
+    const fr = frame();
+    const c = (fr.n + 1) / 2;
+    let du = u - c;
+    let dv = v - c;
+    if (state.flipped) {
+      du = -du;
+      dv = -dv;
+    }
+    return {x: fr.cx + (dv - du / 2) * D_HEX, y: fr.cy + (du * D_HEX * Math.sqrt(3)) / 2};
+  }
+
+  /** The outline of a square's cell: a checkerboard cell or a hexagon. @param {SquareInfo} sq */
+  function outline(sq) {
+    if (!hexagon()) return cell(sq.file, sq.rank);
+    const p = hexPoint(sq.u, sq.v);
+    const r = D_HEX / Math.sqrt(3);
+    const corners = [0, 1, 2, 3, 4, 5].map((k) => ((k * 60 + 30) * Math.PI) / 180);
+    return corners.map((a) => `${num(p.x + r * Math.cos(a))},${num(p.y + r * Math.sin(a))}`).join(" ");
+  }
+
   /** @param {string} name */
   function point(name) {
     const sq = byName.get(name);
     if (!sq) return {x: 0, y: 0};
-    return at(sq.file, sq.rank);
+    return hexagon() ? hexPoint(sq.u, sq.v) : at(sq.file, sq.rank);
   }
 
   /** @param {number} f @param {number} r */
@@ -200,6 +237,7 @@ export function Board(element, config) {
   }
 
   function radius() {
+    if (hexagon()) return 0.43 * D_HEX;
     return state.view === "diamond" ? 0.54 * S : 0.42 * S;
   }
 
@@ -265,6 +303,7 @@ export function Board(element, config) {
    * @param {string} square
    */
   function click(square) {
+    if (state.events.square && state.events.square(square)) return; // consumed (an editor)
     const movable = state.movable;
     cursor = square;
     if (!movable || animating) {
@@ -514,7 +553,7 @@ export function Board(element, config) {
   function redraw() {
     const fr = frame();
     root.setAttribute("viewBox", `0 0 ${num(fr.width)} ${num(fr.height)}`);
-    element.dataset.view = state.view;
+    element.dataset.view = hexagon() ? "hexagon" : state.view;
     element.dataset.flipped = String(state.flipped);
     drawCells();
     drawCoordinates();
@@ -527,6 +566,15 @@ export function Board(element, config) {
   function drawCells() {
     const n = state.size;
     layers.cells.replaceChildren();
+    if (hexagon()) {
+      layers.lines.replaceChildren();
+      for (const sq of state.squares) {
+        // three colours, so that adjacent cells always differ (as emergo.svg)
+        const poly = svg("polygon", {points: outline(sq), class: `cell hex hex${(sq.u + sq.v) % 3}`}, layers.cells);
+        poly.setAttribute("data-square", sq.name);
+      }
+      return;
+    }
     /** @type {Map<string, string>} */
     const dark = new Map();
     for (const sq of state.squares) dark.set(`${sq.file},${sq.rank}`, sq.name);
@@ -565,7 +613,18 @@ export function Board(element, config) {
     /** @type {{p: {x: number, y: number}, text: string}[]} */
     const labels = [];
     const letters = "abcdefghi";
-    if (state.names === "checker") {
+    if (hexagon()) {
+      for (let u = 1; u <= n; u++) {
+        const vs = state.squares.filter((s) => s.u === u).map((s) => s.v);
+        labels.push({p: hexPoint(u, Math.min(...vs) - 0.85), text: letters[u - 1]});
+      }
+      for (let v = 1; v <= n; v++) {
+        const us = state.squares.filter((s) => s.v === v).map((s) => s.u);
+        const c = (n + 1) / 2;
+        const p = v < c ? hexPoint(Math.min(...us) - 0.85, v - 0.42) : hexPoint(Math.max(...us) + 0.85, v + 0.42);
+        labels.push({p, text: String(v)});
+      }
+    } else if (state.names === "checker") {
       const edge = state.flipped ? n + 0.85 : 0.15;
       for (let i = 1; i <= n; i++) {
         labels.push({p: at(i, edge), text: letters[i - 1]});
@@ -593,7 +652,7 @@ export function Board(element, config) {
   /** @param {string} name @param {string} cls @param {Element} parent */
   function tint(name, cls, parent) {
     const sq = byName.get(name);
-    if (sq) svg("polygon", {points: cell(sq.file, sq.rank), class: cls}, parent);
+    if (sq) svg("polygon", {points: outline(sq), class: cls}, parent);
   }
 
   function drawMarks() {
@@ -622,7 +681,7 @@ export function Board(element, config) {
     if (!prefix.length) {
       for (const name of new Set(movable.moves.filter((m) => m.kind !== "enter").map((m) => m.path[0]))) {
         const p = point(name);
-        svg("circle", {cx: num(p.x), cy: num(p.y), r: num(r + 0.06 * S), class: movable.required ? "movable capture" : "movable"}, layers.marks);
+        svg("circle", {cx: num(p.x), cy: num(p.y), r: num(r + 0.06 * S), class: movable.required ? "movable capture" : "movable", "data-square": name}, layers.marks);
       }
     }
   }
