@@ -276,20 +276,17 @@ def test_svg_hexagon() -> None:
 # --- the C kernel -------------------------------------------------------------------------------
 
 
-def test_the_c_kernel_refuses_hex_clearly() -> None:
+def test_the_c_kernel_plays_hex() -> None:
+    """R4 hex on the C side (tests/test_kernel.py compares it with this library in depth)."""
     from emergo import kernel
     from emergo.search import Limit
 
-    assert not kernel.supports("hex") and kernel.supports("9x9") and kernel.supports("7x7")
+    assert kernel.supports("hex") and kernel.supports("9x9") and kernel.supports("7x7")
     board = Board(variant="hex")
-    for call in (
-        lambda: kernel.perft("hex w 12/12", 1),
-        lambda: kernel.legal_moves(board),
-        lambda: kernel.legal_moves_batch([board]),
-        lambda: kernel.playouts(board, 1),
-        lambda: kernel.random_game(variant="hex"),
-        lambda: kernel.evaluate(board),
-        lambda: kernel.Searcher().search(board, Limit(depth=1)),
-    ):
-        with pytest.raises(ValueError, match="the C kernel does not support hex yet"):
-            call()
+    assert kernel.legal_moves(board) == legal(board)
+    assert "d4" not in kernel.legal_moves(board)  # R16
+    assert kernel.perft("hex w 12/12", 2) == 1_164
+    assert kernel.random_game(variant="hex", seed=3).result in ("1-0", "0-1", "1/2-1/2")
+    assert kernel.evaluate(board) != 0
+    move = kernel.Searcher().search(board, Limit(depth=2)).move
+    assert move is not None and move in board.legal_moves

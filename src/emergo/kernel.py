@@ -71,11 +71,8 @@ __all__ = [
 MAX_SEED = 2**64
 
 _CAPTURE = 3  # the kernel's kind code of a capture (R9-R12)
-_UNSUPPORTED: dict[str, str] = {
-    # R4 hex: not given to the C side until its hex support is added and tested (a later step);
-    # the rules library (emergo.board) plays it.
-    "hex": "the C kernel does not support hex yet",
-}
+_UNSUPPORTED: dict[str, str] = {}
+"""Variants the C side cannot hold (filled by :func:`_register`); emergo.board plays them."""
 
 
 def _register(geo: Geometry) -> None:
