@@ -277,10 +277,16 @@ def test_svg_hexagon() -> None:
 
 
 @pytest.mark.requires_kernel
-def test_the_c_kernel_plays_hex_as_the_reference_does_R4() -> None:
+def test_the_c_kernel_plays_hex() -> None:
+    """R4 hex on the C side (tests/test_kernel.py compares it with this library in depth)."""
     from emergo import kernel
 
     assert kernel.supports("hex") and kernel.supports("9x9") and kernel.supports("7x7")
-    assert [kernel.perft("hex w 12/12", depth) for depth in (1, 2, 3)] == [36, 1_164, 36_702]
     board = Board(variant="hex")
-    assert kernel.legal_moves(board) == sorted(str(m) for m in board.legal_moves)
+    assert kernel.legal_moves(board) == legal(board)
+    assert "d4" not in kernel.legal_moves(board)  # R16
+    assert kernel.perft("hex w 12/12", 2) == 1_164
+    assert kernel.random_game(variant="hex", seed=3).result in ("1-0", "0-1", "1/2-1/2")
+    assert kernel.evaluate(board) != 0
+    move = kernel.Searcher().search(board, Limit(depth=2)).move
+    assert move is not None and move in board.legal_moves

@@ -4,10 +4,11 @@ Every vector in tests/data/ is checked (legal lists, results, whole games,
 perft), then perft from starts and mid-game positions against a reference
 perft over Board, then thousands of seeded random games per variant where
 the kernel returns every ply's legal list and the reference replays the game
-and compares ply by ply.  EMERGO_KERNEL_GAMES sets the number of random games
-per variant (default 2000); perft.txt counts up to EMERGO_KERNEL_PERFT_MAX
-nodes run (default 2e9, a few seconds each); EMERGO_DEEP_PERFT=1 runs all of
-them (about four minutes).
+and compares ply by ply, on every variant of R4 (9x9, 7x7, hex).
+EMERGO_KERNEL_GAMES sets the number of random games per variant (default
+2000); perft.txt counts up to EMERGO_KERNEL_PERFT_MAX nodes run (default 2e9,
+a few seconds each); EMERGO_DEEP_PERFT=1 runs all of them (about four minutes)
+and the pure-Python hex perft to depth 5.
 """
 
 from __future__ import annotations
@@ -51,6 +52,9 @@ def _jsonl(name: str) -> list[dict[str, Any]]:
 
 POSITIONS = _jsonl("positions.jsonl")
 AP_GAMES = _jsonl("abstractplay-dev.jsonl")
+HEX_GAMES = _jsonl("hex-dev.jsonl")
+VARIANTS = ("9x9", "7x7", "hex")
+"""Every variant of R4: each random-game test below runs on each."""
 
 
 def _perft_rows() -> list[tuple[str, int, int]]:
@@ -107,6 +111,33 @@ def test_r19b_repetition_game_34_is_cut_by_kernel() -> None:
         kernel.replay("w 12/12", [*moves, moves[-1]])
 
 
+@pytest.mark.parametrize("game", HEX_GAMES, ids=[f"hex-{g['game']}" for g in HEX_GAMES])
+def test_r4_hex_dev_games(game: dict[str, Any]) -> None:
+    """The 20 HexEmergo games of the naive implementation: legal lists, moves and outcome."""
+    plies = game["plies"]
+    assert plies[0]["position"] == "hex w 12/12"
+    got = kernel.replay(plies[0]["position"], [p["played"] for p in plies])
+    assert got.legal == [p["legal"] for p in plies]
+    assert got.moves == [p["played"] for p in plies]
+    assert got.result == game["result"]
+    assert got.termination is not None
+    assert got.termination.value == game["termination"]
+    assert got.final == game["final"]
+    assert kernel.legal_moves_batch([p["position"] for p in plies]) == [p["legal"] for p in plies]
+
+
+HEX_PERFT = [(1, 36), (2, 1_164), (3, 36_702), (4, 985_032), (5, 25_811_262)]
+"""R4: perft from ``hex w 12/12``; depths 1-4 from RULES.md, depth 5 from emergo.perft (pure
+Python, the reference: about 20 s, run with EMERGO_DEEP_PERFT=1)."""
+
+
+@pytest.mark.parametrize(("depth", "expected"), HEX_PERFT)
+def test_r4_hex_perft(depth: int, expected: int) -> None:
+    assert kernel.perft("hex w 12/12", depth) == expected
+    if depth <= 3 or PERFT_MAX >= 10**12:
+        assert perft(Board("hex w 12/12"), depth) == expected
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize(
     ("position", "depth", "expected"),
@@ -130,6 +161,10 @@ def _midgame_positions() -> list[str]:
         ("7x7", 5, 10),
         ("7x7", 6, 30),
         ("7x7", 7, 45),
+        ("hex", 8, 12),
+        ("hex", 9, 30),
+        ("hex", 10, 60),
+        ("hex", 11, 90),
     ]:
         game = kernel.random_game(seed=seed, variant=variant)
         board = Board(variant=variant)
@@ -142,7 +177,7 @@ def _midgame_positions() -> list[str]:
 
 @pytest.mark.parametrize(
     ("position", "depth"),
-    [("w 12/12", 3), ("7x7 w 8/8", 4)] + [(p, 3) for p in _midgame_positions()],
+    [("w 12/12", 3), ("7x7 w 8/8", 4), ("hex w 12/12", 3)] + [(p, 3) for p in _midgame_positions()],
 )
 def test_perft_against_reference(position: str, depth: int) -> None:
     expected = perft(Board(position), depth)
@@ -166,16 +201,15 @@ def test_perft_depth_zero_and_game_over() -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("variant", ["9x9", "7x7"])
+@pytest.mark.parametrize("variant", VARIANTS)
 def test_random_games_against_reference(variant: str) -> None:
     """Per ply legal sets, played moves, results and final positions of GAMES random games."""
     failures = [f for seed in range(GAMES) if (f := compare_game(seed=seed, variant=variant))]
     assert failures == []
 
 
-def _random_position(rng: random.Random) -> str:
-    """A valid R22 position with random stacks (R6 shapes), hands and side to move."""
-    variant = rng.choice(["9x9", "7x7"])
+def _random_position(rng: random.Random, variant: str) -> str:
+    """A valid R22 position of ``variant``: random stacks (R6 shapes), hands, side to move."""
     geo = geometry(variant)
     men = [geo.men, geo.men]  # left to place, by colour
     parts = [] if variant == "9x9" else [variant]
@@ -197,10 +231,11 @@ def _random_position(rng: random.Random) -> str:
 
 
 @pytest.mark.slow
-def test_random_positions_against_reference() -> None:
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_random_positions_against_reference(variant: str) -> None:
     """Arbitrary valid positions (tall stacks, prisoners, hands, R14-R16) and games from them."""
-    rng = random.Random(2024)
-    positions = [_random_position(rng) for _ in range(3000)]
+    rng = random.Random(f"2024-{variant}")
+    positions = [_random_position(rng, variant) for _ in range(1500)]
     expected = []
     for p in positions:
         board = Board(p)
@@ -211,15 +246,21 @@ def test_random_positions_against_reference() -> None:
     assert failures == []
 
 
-@pytest.mark.parametrize("variant", ["9x9", "7x7"])
+@pytest.mark.parametrize("variant", VARIANTS)
 def test_random_games_reach_every_termination(variant: str) -> None:
     stats = kernel.playouts(Board(variant=variant), 3000, seed=11)
+    if variant == "hex":  # six directions: a block (R19a) ends about 1 random game in 20,000
+        assert stats.terminations["blocked"] == 0
+        for seed in (11059, 48672):  # the first two blocked games from seed 11 on
+            assert kernel.random_game(variant="hex", seed=seed).termination is Termination.BLOCKED
+            assert compare_game(seed=seed, variant="hex") is None
+        stats = stats._replace(terminations=stats.terminations | {"blocked": 2})
     assert all(n > 0 for n in stats.terminations.values()), stats
 
 
 def test_playouts_are_the_random_games() -> None:
     """Game i of playouts(seed) is random_game(seed + i): counts, lengths, terminations."""
-    for variant in ("9x9", "7x7"):
+    for variant in VARIANTS:
         start = Board(variant=variant)
         games = [kernel.random_game(start, seed=100 + i) for i in range(60)]
         stats = kernel.playouts(start, 60, seed=100)
@@ -253,7 +294,7 @@ def test_game_over_at_the_start_has_no_plies() -> None:
     assert stats.losses == 5 and stats.mean_length == 0
 
 
-@pytest.mark.parametrize("variant", ["9x9", "7x7"])
+@pytest.mark.parametrize("variant", VARIANTS)
 def test_kernel_self_check(variant: str) -> None:
     """Zobrist key, R6 shapes, men, R8/R11 and make/unmake of every move, at every ply."""
     stats, errors = kernel.self_check(Board(variant=variant), 150, seed=7)
@@ -275,6 +316,12 @@ CAPTURE_CASES = [
     "w 0/0 e5:w c5:b3 e3:b3 g5:b3 e7:b3",
     "b 0/0 e5:b d4:w4b4 d6:w4 f4:w f6:w",
     "7x7 w 0/0 c4:b3 d2:w d3:b d5:b d6:w e4:b3",
+    # hex (R4): six directions, turns of 60 and 120 degrees but not back (R10)
+    "hex w 0/0 d4:w c3:b c4:b d3:b d5:b e4:b e5:b",
+    "hex w 0/0 d4:w3 c4:b2 b4:b c3:b e5:b2 f5:b",
+    "hex b 0/0 a1:b b2:w c3:w2b d4:w e5:w4b2 f6:w",
+    "hex w 0/0 b4:b c2:b c3:b d4:b d6:b e2:b e5:b f3:wb f4:b f5:b f6:wb f7:wb g4:w",  # 6 jumps
+    "hex w 0/0 a1:w a4:wb b2:wb b4:wb c1:wb c4:wb d2:b d3:b d4:b d5:b e3:b f3:b f5:b",
 ]
 
 
@@ -554,6 +601,8 @@ def test_bad_packed_input_is_rejected_by_the_c_side() -> None:
         ("9x9", bytes([1, 0, 0, 60, 1, 0, 0])),  # a piece without caps (R6)
         ("9x9", bytes([1, 0, 0, 60, 1, 1, 0, 60, 0, 1, 0])),  # a square given twice
         ("9x9", bytes([1, 0])),  # too short
+        ("hex", bytes([1, 13, 12])),  # more men in hand than hex has
+        ("hex", bytes([1, 0, 0, 1, 1, 1, 0])),  # square int 1: off the hexagon
         ("5x5", bytes([1, 12, 12])),  # not registered
     ]
     for packed in bad:

@@ -18,7 +18,11 @@ Every search has a fixed node budget and a fresh transposition table, so the
 same arguments rebuild the same file on any machine:
 
     python tools/make_openings.py [--count 100] [--nodes 200000] [--margin 40]
-        [--games 4] [--play-nodes 8000] [--seed 1] [--jobs 2]
+        [--games 4] [--play-nodes 8000] [--seed 1] [--jobs 2] [--variant hex]
+
+``--variant hex`` (R4) writes ``openings_hex.txt`` (emergo.match.OPENINGS_FILES),
+each line from the variant's start (``hex w 12/12 | d3 e7 ...``), searched
+with the variant's weights.
 """
 
 from __future__ import annotations
@@ -31,7 +35,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from emergo.board import Board, MoveKind
+from emergo.geometry import VARIANTS
 from emergo.kernel import Searcher
+from emergo.match import OPENINGS_FILES
 from emergo.search import Limit
 
 OUT = Path(__file__).resolve().parent.parent / "src" / "emergo" / "data" / "openings.txt"
@@ -39,9 +45,9 @@ MAX_PLIES = 400
 """A self-play game this long counts as a draw (none came close when the suite was made)."""
 
 
-def candidate(rng: random.Random, plies: int) -> Board | None:
+def candidate(rng: random.Random, plies: int, variant: str) -> Board | None:
     """A board after ``plies`` random entries, or ``None`` if it left the entering phase (R8)."""
-    board = Board()
+    board = Board(variant=variant)
     for _ in range(plies):
         moves = board.moves()
         if not moves or moves[0].kind is not MoveKind.ENTER:
@@ -52,12 +58,12 @@ def candidate(rng: random.Random, plies: int) -> Board | None:
     return board
 
 
-def candidates(seed: int) -> Iterator[str]:
+def candidates(seed: int, variant: str) -> Iterator[str]:
     """Distinct random entering sequences (move text), an endless deterministic stream."""
     rng = random.Random(seed)
     seen: set[str] = set()
     while True:
-        board = candidate(rng, rng.randint(4, 8))
+        board = candidate(rng, rng.randint(4, 8), variant)
         if board is None or board.position() in seen:
             continue
         seen.add(board.position())
@@ -89,7 +95,7 @@ def self_play(board: Board, nodes: int) -> str:
 def judge(job: tuple[str, argparse.Namespace]) -> tuple[str, list[str]]:
     """Steps 2 and 3 for one opening: its self-play results, none if its score is off balance."""
     moves, args = job
-    board = Board()
+    board = Board(variant=args.variant)
     for text in moves.split():
         board.push_move(text)
     searcher = _search()
@@ -109,7 +115,7 @@ def write(
         "# from the start (R13, R21).  Each game pair plays one opening with colours swapped.",
         f"# Made by tools/make_openings.py --count {args.count} --nodes {args.nodes} "
         f"--margin {args.margin} --games {args.games} --play-nodes {args.play_nodes} "
-        f"--seed {args.seed}:",
+        f"--seed {args.seed}" + (f" --variant {args.variant}:" if args.variant != "9x9" else ":"),
         f"# of {tried} random entering sequences of 4-8 plies, {scored} scored within "
         f"{args.margin} centi-men by the",
         f"# kernel search at {args.nodes} nodes; of those, these are the ones where White and "
@@ -117,7 +123,9 @@ def write(
         f"# {args.games // 2} of {args.games} kernel self-play games (White won {white}, "
         f"Black {black} of all {scored * args.games}).",
     ]
-    args.out.write_text("\n".join(header + kept) + "\n", encoding="utf-8")
+    start = "" if args.variant == "9x9" else f"{Board(variant=args.variant).position()} | "
+    lines = header + [start + moves for moves in kept]
+    args.out.write_text("\n".join(lines) + "\n", encoding="utf-8")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -129,14 +137,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--play-nodes", type=int, default=8_000, help="first game's budget")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--jobs", type=int, default=2, help="processes (2)")
-    parser.add_argument("--out", type=Path, default=OUT)
+    parser.add_argument("--variant", choices=VARIANTS, default="9x9", help="board (9x9)")
+    parser.add_argument("--out", type=Path, help="default: the variant's shipped suite")
     args = parser.parse_args(argv)
+    if args.out is None:
+        args.out = OPENINGS_FILES.get(args.variant, OUT)
     if args.games < 2 or args.games % 2:
         parser.error("--games must be even and at least 2")
 
     kept: list[str] = []
     tried = scored = white = black = 0
-    stream = ((moves, args) for moves in candidates(args.seed))
+    stream = ((moves, args) for moves in candidates(args.seed, args.variant))
     with multiprocessing.Pool(args.jobs) as pool:
         for moves, games in pool.imap(judge, stream, chunksize=4):
             tried += 1

@@ -19,11 +19,15 @@
 4. Check: ``--check N`` plays N game pairs, tuned against current weights at
    the same nodes, colours swapped, from the shipped openings.
 
-Writes ``--out`` (default: the shipped src/emergo/data/eval_weights.txt) only
+``--variant`` (R4) plays the games on that board, starts from and writes its
+shipped weights file (emergo.kernel.weights_file: ``eval_weights_hex.txt`` for
+hex) and checks from its opening suite (random entering openings of 2-8 moves
+when it has none).  Writes ``--out`` (default: the variant's shipped file) only
 with ``--write``.  A run with the defaults takes about five minutes on one core:
 
     python tools/tune.py --write
     python tools/tune.py --games 200 --check 20        # a quick look, nothing written
+    python tools/tune.py --variant hex --weights src/emergo/data/eval_weights.txt --write
 """
 
 from __future__ import annotations
@@ -38,6 +42,7 @@ from pathlib import Path
 from emergo import kernel
 from emergo.board import Board
 from emergo.cli.common import EXIT_INTERRUPTED, Progress, int_range, seconds
+from emergo.geometry import VARIANTS
 from emergo.match import PLIES_MAX, load_openings
 from emergo.search import Limit
 from emergo.wire import NODES_MAX, SEED
@@ -52,8 +57,16 @@ FIXED = ("men",)
 """Terms held at their current weight (the scale of the evaluation)."""
 
 
+def random_opening(rng: random.Random, variant: str) -> Board:
+    """A board after 2-8 random entries (R13), so that self-play games differ."""
+    board = Board(variant=variant)
+    for _ in range(rng.randint(2, 8)):
+        board.push(rng.choice(board.moves()))
+    return board
+
+
 def self_play(
-    weights: dict[str, int], games: int, nodes: int, max_plies: int, seed: int
+    weights: dict[str, int], games: int, nodes: int, max_plies: int, seed: int, variant: str
 ) -> list[tuple[list[int], float]]:
     """Quiet positions of self-play games with the result for the player to move."""
     rng = random.Random(seed)
@@ -62,9 +75,7 @@ def self_play(
     data: list[tuple[list[int], float]] = []
     bar = _bar("self-play", games, "games")
     for _game in range(games):
-        board = Board()
-        for _ in range(rng.randint(2, 8)):  # a random opening of entries
-            board.push(rng.choice(board.moves()))
+        board = random_opening(rng, variant)
         searcher.clear()
         positions: list[tuple[str, bool]] = []
         while board.outcome() is None and len(board.move_stack) < max_plies:
@@ -158,14 +169,12 @@ def fit_weights(
 
 
 def play_pair(
-    a: kernel.Searcher, b: kernel.Searcher, moves: tuple[str, ...], limit: Limit, max_plies: int
+    a: kernel.Searcher, b: kernel.Searcher, opening: Board, limit: Limit, max_plies: int
 ) -> float:
     """Points of ``a`` in two games from the opening, colours swapped."""
     points = 0.0
     for white, black in ((a, b), (b, a)):
-        board = Board()
-        for text in moves:
-            board.push_move(text)
+        board = opening.copy()
         a.clear()
         b.clear()
         while board.outcome() is None and len(board.move_stack) < max_plies:
@@ -181,16 +190,22 @@ def play_pair(
     return points
 
 
-def check(new: dict[str, int], old: dict[str, int], pairs: int, nodes: int, plies: int) -> float:
+def check(
+    new: dict[str, int], old: dict[str, int], pairs: int, nodes: int, plies: int, variant: str
+) -> float:
     """Score of the new weights against the old over ``pairs`` game pairs."""
     a = kernel.Searcher(hash_mb=8, weights=new)
     b = kernel.Searcher(hash_mb=8, weights=old)
-    openings = load_openings()
+    try:
+        suite = [opening.board() for opening in load_openings(variant=variant)]
+    except ValueError:  # no suite for this variant yet
+        rng = random.Random(f"check-{variant}")
+        suite = [random_opening(rng, variant) for _ in range(pairs)]
     limit = Limit(nodes=nodes)
     points = 0.0
     bar = _bar("check", pairs, "pairs")
     for i in range(pairs):
-        points += play_pair(a, b, openings[i % len(openings)].moves, limit, plies)
+        points += play_pair(a, b, suite[i % len(suite)], limit, plies)
         bar.update(1, f"tuned {points / (2 * (i + 1)):.3f}")
     bar.close()
     return points / (2 * pairs)
@@ -198,6 +213,7 @@ def check(new: dict[str, int], old: dict[str, int], pairs: int, nodes: int, plie
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--variant", choices=VARIANTS, default="9x9", help="board (default 9x9)")
     parser.add_argument("--weights", type=Path, help="start weights (default: the shipped file)")
     parser.add_argument(
         "--games", type=int_range(1, 10**7), default=1500, help="self-play games (default 1500)"
@@ -223,16 +239,17 @@ def main(argv: list[str] | None = None) -> int:
         help="check pairs (0: no check)",
     )
     parser.add_argument("--seed", type=int_range(0, SEED.max or 0), default=1)
-    parser.add_argument("--out", type=Path, default=kernel.WEIGHTS_FILE)
+    parser.add_argument("--out", type=Path, help="weights file (default: the variant's shipped)")
     parser.add_argument("--write", action="store_true", help="write the tuned weights to --out")
     args = parser.parse_args(argv)
 
     terms = [t.name for t in kernel.eval_terms()]
-    old = kernel.load_weights(args.weights)
+    out = args.out or kernel.weights_file(args.variant)
+    old = kernel.load_weights(args.weights, variant=args.variant)
     start = [float(old[name]) for name in terms]
     t0 = time.monotonic()
-    print(f"self-play: {args.games} games at {args.nodes} nodes a move", flush=True)
-    data = self_play(old, args.games, args.nodes, args.max_plies, args.seed)
+    print(f"self-play: {args.games} {args.variant} games at {args.nodes} nodes a move", flush=True)
+    data = self_play(old, args.games, args.nodes, args.max_plies, args.seed, args.variant)
     print(f"{len(data)} quiet positions in {time.monotonic() - t0:.0f} s", flush=True)
     k = fit_k(data, start)
     before = loss(data, start, k)
@@ -247,7 +264,7 @@ def main(argv: list[str] | None = None) -> int:
     score = None
     if args.check:
         print(f"check: {args.check} pairs, tuned vs current, {args.nodes} nodes a move", flush=True)
-        score = check(new, old, args.check, args.nodes, args.max_plies)
+        score = check(new, old, args.check, args.nodes, args.max_plies, args.variant)
         print(f"tuned scores {score:.3f} against the current weights")
     if args.write:
         header = (
@@ -255,7 +272,8 @@ def main(argv: list[str] | None = None) -> int:
             "per unit of each term (100 = one man); terms count for the player to move\n"
             "(docs/kernel.md).  Format: 'name value' per line, '#' starts a comment; a term left\n"
             "out keeps its built-in default.\n"
-            f"Written by tools/tune.py: {args.games} self-play games, {args.nodes} nodes a move,\n"
+            f"Written by tools/tune.py: {args.games} {args.variant} self-play games, "
+            f"{args.nodes} nodes a move,\n"
             f"{len(data)} quiet positions, K = {k:.3f}, logistic loss {before:.5f} -> {after:.5f}"
             + (
                 f",\ncheck vs the start weights: {score:.3f} over {2 * args.check} games."
@@ -263,8 +281,8 @@ def main(argv: list[str] | None = None) -> int:
                 else "."
             )
         )
-        kernel.write_weights(new, args.out, header=header)
-        print(f"wrote {args.out}")
+        kernel.write_weights(new, out, header=header)
+        print(f"wrote {out}")
     print(f"done in {time.monotonic() - t0:.0f} s")
     return 0
 

@@ -57,6 +57,7 @@ Packed = tuple[str, bytes]
 
 __all__ = [
     "WEIGHTS_FILE",
+    "WEIGHTS_FILES",
     "EvalTerm",
     "KernelGame",
     "Packed",
@@ -78,6 +79,7 @@ __all__ = [
     "replay",
     "self_check",
     "supports",
+    "weights_file",
     "write_weights",
     "zobrist",
 ]
@@ -359,6 +361,15 @@ def self_check(
 WEIGHTS_FILE = Path(__file__).parent / "data" / "eval_weights.txt"
 """The shipped evaluation weights (``name value`` per line; tools/tune.py writes it)."""
 
+WEIGHTS_FILES: dict[str, Path] = {"hex": WEIGHTS_FILE.with_name("eval_weights_hex.txt")}
+"""Weights tuned for one variant (R4); a variant not listed (7x7) plays :data:`WEIGHTS_FILE`."""
+
+
+def weights_file(variant: str | None = None) -> Path:
+    """The shipped weights file of ``variant`` (default 9x9)."""
+    return WEIGHTS_FILES.get(variant or "9x9", WEIGHTS_FILE)
+
+
 MAX_WEIGHT = 10_000
 """Largest magnitude of a weight (centi-men per unit of its term)."""
 
@@ -395,13 +406,14 @@ def _weight_vector(weights: Mapping[str, int]) -> list[int]:
     return vector
 
 
-def load_weights(path: str | Path | None = None) -> dict[str, int]:
+def load_weights(path: str | Path | None = None, *, variant: str | None = None) -> dict[str, int]:
     """Read evaluation weights: ``name value`` per line, ``#`` starts a comment.
 
+    ``path`` defaults to the shipped file of ``variant`` (:func:`weights_file`).
     Terms the file leaves out keep their hand-set defaults; an unknown name or a
     value that is not an integer is an error naming the line.
     """
-    file = WEIGHTS_FILE if path is None else Path(path)
+    file = weights_file(variant) if path is None else Path(path)
     weights = {t.name: t.default for t in _TERMS}
     try:
         text = file.read_text(encoding="utf-8")
@@ -445,19 +457,22 @@ def evaluate(
 ) -> int:
     """Static value of a position for the player to move, in centi-men (never 0: 0 is a draw).
 
-    ``weights`` defaults to the shipped file (:data:`WEIGHTS_FILE`).
+    ``weights`` defaults to the shipped file of the position's variant (:func:`weights_file`).
     """
-    vector = _weight_vector(weights if weights is not None else _shipped_weights())
-    return int(_kernel.evaluate(pack(position, variant=variant), vector))
+    packed = pack(position, variant=variant)
+    vector = _weight_vector(weights if weights is not None else _shipped_weights(packed[0]))
+    return int(_kernel.evaluate(packed, vector))
 
 
-_SHIPPED: dict[str, int] = {}
+_SHIPPED: dict[Path, dict[str, int]] = {}
 
 
-def _shipped_weights() -> dict[str, int]:
-    if not _SHIPPED:
-        _SHIPPED.update(load_weights())
-    return _SHIPPED
+def _shipped_weights(variant: str | None = None) -> dict[str, int]:
+    """The shipped weights of ``variant``, read once per file."""
+    file = weights_file(variant)
+    if file not in _SHIPPED:
+        _SHIPPED[file] = load_weights(file)
+    return _SHIPPED[file]
 
 
 # --- search ---------------------------------------------------------------------------------
@@ -501,8 +516,10 @@ class Searcher:
     transposition table of ``hash_mb`` megabytes, forced captures (R8) searched
     to the end at the leaves, repetitions (R19b) counted from the game's start,
     exact wins and losses (R18) and draws (R19a, R19b).  The evaluation's weights
-    come from ``weights`` (a mapping or a file; default the shipped
-    :data:`WEIGHTS_FILE`).  The GIL is released while it searches.
+    come from ``weights`` (a mapping or a file, for every variant); by default
+    each variant plays its own shipped weights (:func:`weights_file`), set in C
+    when the variant of the searched board changes.  The GIL is released while
+    it searches.
 
     One search at a time: :meth:`search` while another search of this searcher
     runs (in any thread), or :meth:`clear`/:meth:`resize`/:meth:`set_option`
@@ -516,13 +533,33 @@ class Searcher:
         self, *, hash_mb: int = 16, weights: Mapping[str, int] | str | Path | None = None
     ) -> None:
         self._c = _kernel.Searcher(_count(hash_mb, "hash_mb", 1, _kernel.MAX_HASH_MB))
-        if weights is None:
-            self.weights = dict(_shipped_weights())
-        elif isinstance(weights, (str, Path)):
-            self.weights = load_weights(weights)
-        else:
-            self.weights = {t.name: t.default for t in _TERMS} | dict(weights)
-        self._c.set_weights(_weight_vector(self.weights))
+        self._fixed: dict[str, int] | None = None
+        if isinstance(weights, (str, Path)):
+            self._fixed = load_weights(weights)
+        elif weights is not None:
+            self._fixed = {t.name: t.default for t in _TERMS} | dict(weights)
+            _weight_vector(self._fixed)  # checked now, not at the first search
+        self._variant = ""
+        self._use_variant("9x9")
+
+    @property
+    def weights(self) -> dict[str, int]:
+        """The weights in use: those of the variant searched last (9x9 before any search)."""
+        return self.weights_for(self._variant)
+
+    def weights_for(self, variant: str) -> dict[str, int]:
+        """The weights this searcher evaluates ``variant``'s positions with."""
+        return dict(self._fixed if self._fixed is not None else _shipped_weights(variant))
+
+    def _use_variant(self, variant: str) -> None:
+        """Give C the weights of ``variant``; a new variant also starts from empty tables
+        (the Zobrist key does not hold the variant)."""
+        if variant == self._variant:
+            return
+        self._c.set_weights(_weight_vector(self.weights_for(variant)))
+        if self._variant:
+            self._c.clear()
+        self._variant = variant
 
     def clear(self) -> None:
         """Forget the transposition table and the move-ordering history (a new game)."""
@@ -561,6 +598,7 @@ class Searcher:
             nodes = _count(limit.nodes or 0, "nodes")
         root = board.root()
         paths = [move.path for move in board.move_stack]
+        self._use_variant(board.variant)
 
         callback = None
         if on_info is not None:

@@ -236,6 +236,8 @@ class SPRT:
 # --- openings ---------------------------------------------------------------------------------
 
 OPENINGS_FILE = Path(__file__).parent / "data" / "openings.txt"
+OPENINGS_FILES = {"hex": OPENINGS_FILE.with_name("openings_hex.txt")}
+"""Suites of other variants (R4), each line from the variant's start: ``hex w 12/12 | ...``."""
 
 
 @dataclass(frozen=True)
@@ -284,8 +286,10 @@ def parse_openings(
 
 
 def load_openings(path: str | Path | None = None, *, variant: str | None = None) -> list[Opening]:
-    """The openings of a file (default: the suite the package ships)."""
-    path = OPENINGS_FILE if path is None else Path(path)
+    """The openings of a file (default: the suite the package ships for ``variant``)."""
+    if path is None:
+        path = OPENINGS_FILES.get(variant or "9x9", OPENINGS_FILE)
+    path = Path(path)
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as e:
