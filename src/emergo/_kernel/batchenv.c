@@ -4,6 +4,14 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+/* Batches whose float32 observations take more bytes than this are written with
+ * non-temporal stores: they do not fit the caches anyway, and a plain store first reads
+ * the line it writes (measured: the conversion loop was a quarter of a 1,024-game step). */
+#define BENV_STREAM_BYTES (1u << 20)
 
 static inline int jump_base(const benv_t *e) { return e->nsq + e->nsq * e->ndirs; }
 
@@ -21,17 +29,36 @@ static inline int choosing_hops(const benv_game_t *b)
     return b->rlen || b->gm.ms.kind == MK_CAPTURE;
 }
 
-/* game_status and the derived state of a game at a whole move. -1 out of memory. */
+/* The status of a game at a whole move (game_status's order: R18 for the player to move,
+ * then the other; R19a; R19b), keeping the repetition count for the planes.  -1 out of
+ * memory. */
 static int update_status(const benv_t *e, benv_game_t *b)
 {
+    game_t *gm = &b->gm;
+    pos_t *p = &gm->pos;
     b->rlen = 0;
-    b->term = game_status(&b->gm, &b->winner);
-    if (b->term == TERM_ERROR)
-        return -1;
-    b->reps = game_repetitions(&b->gm, 3); /* 3 ends the game (R19b): counts never exceed it */
+    b->winner = -1;
+    b->term = TERM_NONE;
+    b->reps = game_repetitions(gm, 3); /* 3 ends the game (R19b): counts never exceed it */
+    for (int i = 0; i < 2 && b->term == TERM_NONE; i++) {
+        int c = i ? !p->turn : p->turn;
+        if (pos_lost(p, c)) {
+            b->winner = !c;
+            b->term = TERM_NO_PIECES;
+        }
+    }
+    if (b->term == TERM_NONE) {
+        gm->routes.n = 0;
+        if (gen_moveset(p, &gm->ms, &gm->routes) < 0)
+            return -1;
+        if (gm->ms.kind == MK_NONE)
+            b->term = TERM_BLOCKED;
+        else if (b->reps >= 3)
+            b->term = TERM_REPETITION;
+    }
     if (b->term != TERM_NONE)
         b->done = BENV_TERMINATED;
-    else if (b->gm.ply >= e->max_plies)
+    else if (gm->ply >= e->max_plies)
         b->done = BENV_TRUNCATED;
     else
         b->done = BENV_RUNNING;
@@ -64,6 +91,10 @@ int benv_init(benv_t *e, const pos_t *root, size_t n, uint64_t max_plies, const 
     }
     for (int i = 0; i < g->nsq; i++)
         e->sqidx[g->squares[i]] = (int16_t)i;
+    memset(e->board, 0, sizeof e->board);
+    for (int sq = 0; sq < K_MAXSQ; sq++)
+        if (cells[sq] >= 0)
+            e->board[cells[sq]] = 1;
     e->games = calloc(n ? n : 1, sizeof *e->games);
     if (!e->games)
         return -1;
@@ -212,7 +243,32 @@ static void pieces(const benv_t *e, uint8_t *P, const pos_t *p, int color, int p
     }
 }
 
-static void write_obs(const benv_t *e, const benv_game_t *b, int me, void *out)
+/* f[i] = (float)P[i]; stream: with non-temporal stores where SSE2 has them. */
+static void to_float(float *f, const uint8_t *P, size_t total, int stream)
+{
+    size_t i = 0;
+#if defined(__SSE2__)
+    if (stream) {
+        for (; i < total && ((uintptr_t)(f + i) & 15); i++) /* to a 16-byte boundary */
+            f[i] = (float)P[i];
+        const __m128i zero = _mm_setzero_si128();
+        for (; i + 16 <= total; i += 16) {
+            __m128i b = _mm_loadu_si128((const __m128i *)(P + i));
+            __m128i lo = _mm_unpacklo_epi8(b, zero), hi = _mm_unpackhi_epi8(b, zero);
+            _mm_stream_ps(f + i, _mm_cvtepi32_ps(_mm_unpacklo_epi16(lo, zero)));
+            _mm_stream_ps(f + i + 4, _mm_cvtepi32_ps(_mm_unpackhi_epi16(lo, zero)));
+            _mm_stream_ps(f + i + 8, _mm_cvtepi32_ps(_mm_unpacklo_epi16(hi, zero)));
+            _mm_stream_ps(f + i + 12, _mm_cvtepi32_ps(_mm_unpackhi_epi16(hi, zero)));
+        }
+    }
+#else
+    (void)stream;
+#endif
+    for (; i < total; i++)
+        f[i] = (float)P[i];
+}
+
+static void write_obs(const benv_t *e, const benv_game_t *b, int me, void *out, int stream)
 {
     uint8_t P[BENV_PLANES * 81]; /* H = W <= 9 */
     size_t c = e->cells;
@@ -230,10 +286,10 @@ static void write_obs(const benv_t *e, const benv_game_t *b, int me, void *out)
         pos_make(&after, &m, &u);
         p = &after;
     }
-    memset(P, 0, BENV_PLANES * c);
-    for (int sq = 0; sq < K_MAXSQ; sq++) /* BOARD */
-        if (e->cell[sq] >= 0)
-            P[e->cell[sq]] = 1;
+    memcpy(P, e->board, c); /* BOARD */
+    memset(P + c, 0, 6 * c);
+    memset(P + 15 * c, 0, 2 * c);
+    memset(P + 9 * c, 0, 3 * c);
     pieces(e, P, p, me, 1);
     pieces(e, P, p, !me, 4);
     memset(P + 7 * c, p->hand[me], c);
@@ -257,13 +313,10 @@ static void write_obs(const benv_t *e, const benv_game_t *b, int me, void *out)
         P[16 * c + (size_t)e->cell[b->route[b->rlen - 2]]] = 1;
     }
     size_t total = BENV_PLANES * c;
-    if (e->obs_u8) {
+    if (e->obs_u8)
         memcpy(out, P, total);
-    } else {
-        float *f = out;
-        for (size_t i = 0; i < total; i++)
-            f[i] = (float)P[i];
-    }
+    else
+        to_float(out, P, total, stream);
 }
 
 static inline size_t obs_bytes(const benv_t *e)
@@ -275,7 +328,8 @@ static void write_out(const benv_t *e, size_t i, float reward, const benv_out_t 
 {
     const benv_game_t *b = &e->games[i];
     if (out->obs)
-        write_obs(e, b, b->gm.pos.turn, (char *)out->obs + i * obs_bytes(e));
+        write_obs(e, b, b->gm.pos.turn, (char *)out->obs + i * obs_bytes(e),
+                  e->n * obs_bytes(e) > BENV_STREAM_BYTES);
     if (out->mask)
         write_mask(e, b, out->mask + i * (size_t)e->nact);
     if (out->reward)
@@ -291,14 +345,43 @@ static void write_out(const benv_t *e, size_t i, float reward, const benv_out_t 
 void benv_observe(const benv_t *e, int color, void *obs)
 {
     for (size_t i = 0; i < e->n; i++)
-        write_obs(e, &e->games[i], color, (char *)obs + i * obs_bytes(e));
+        write_obs(e, &e->games[i], color, (char *)obs + i * obs_bytes(e), 0);
+}
+
+/* A uniformly random legal action of a game not done (0 when it has none).  Entries and
+ * steps are one action per legal move; hops go through the mask (tied routes share hops). */
+static int64_t random_action(const benv_t *e, benv_game_t *b)
+{
+    const moveset_t *ms = &b->gm.ms;
+    if (!choosing_hops(b)) {
+        if (!ms->count)
+            return 0;
+        move_t m;
+        ms_move(e->g, ms, rng_below(&b->rng, ms->count), &m);
+        if (m.kind == MK_ENTER)
+            return e->sqidx[m.path[0]];
+        return e->nsq + e->sqidx[m.path[0]] * e->ndirs + dir_index(e->g, m.path[1] - m.path[0]);
+    }
+    int8_t mask[K_MAXSQ * (1 + 2 * K_MAXDIR)];
+    write_mask(e, b, mask);
+    int count = 0, jb = jump_base(e);
+    for (int a = jb; a < e->nact; a++)
+        count += mask[a];
+    if (!count)
+        return 0;
+    size_t pick = rng_below(&b->rng, (size_t)count);
+    for (int a = jb; a < e->nact; a++)
+        if (mask[a] && pick-- == 0)
+            return a;
+    return 0;
 }
 
 /* --- the batch, over threads -------------------------------------------------------------- */
 
 typedef struct work {
     benv_t *e;
-    const int64_t *actions; /* NULL: reset */
+    const int64_t *actions; /* NULL: reset, or random actions when random */
+    int random;
     const benv_out_t *out;
     size_t lo, hi;
     halt_t *h; /* only the caller's thread polls */
@@ -313,25 +396,28 @@ static void *run(void *arg)
         benv_game_t *b = &e->games[i];
         float reward = 0.0f;
         int rc;
-        if (!w->actions || b->done)
+        if (b->done || (!w->actions && !w->random))
             rc = reset_game(e, b);
         else
-            rc = apply(e, b, (int)w->actions[i], &reward);
+            rc = apply(e, b, (int)(w->random ? random_action(e, b) : w->actions[i]), &reward);
         if (rc < 0)
             w->rc = -1;
         write_out(e, i, reward, w->out);
         (void)halt_tick(w->h); /* a stop is honoured once the batch is whole */
     }
+#if defined(__SSE2__)
+    _mm_sfence(); /* the non-temporal stores are visible before the join */
+#endif
     return NULL;
 }
 
-static int batch(benv_t *e, const int64_t *actions, const benv_out_t *out, halt_t *h)
+static int batch(benv_t *e, const int64_t *actions, int random, const benv_out_t *out, halt_t *h)
 {
     work_t w[BENV_THREADS];
     pthread_t t[BENV_THREADS];
     int nt = e->n >= BENV_THREAD_MIN ? BENV_THREADS : 1;
     for (int k = 0; k < nt; k++) {
-        w[k] = (work_t){e, actions, out, e->n * (size_t)k / (size_t)nt,
+        w[k] = (work_t){e, actions, random, out, e->n * (size_t)k / (size_t)nt,
                         e->n * (size_t)(k + 1) / (size_t)nt, NULL, 0};
     }
     w[0].h = h;
@@ -356,33 +442,23 @@ int benv_reset(benv_t *e, int seeded, uint64_t seed, const benv_out_t *out)
     if (seeded)
         for (size_t i = 0; i < e->n; i++)
             rng_seed(&e->games[i].rng, seed + i);
-    return batch(e, NULL, out, NULL);
+    return batch(e, NULL, 0, out, NULL);
 }
 
 int benv_step(benv_t *e, const int64_t *actions, const benv_out_t *out, halt_t *h)
 {
-    return batch(e, actions, out, h);
+    return batch(e, actions, 0, out, h);
+}
+
+int benv_step_random(benv_t *e, const benv_out_t *out, halt_t *h)
+{
+    return batch(e, NULL, 1, out, h);
 }
 
 void benv_sample(benv_t *e, int64_t *actions)
 {
-    int8_t m[K_MAXSQ * (1 + 2 * K_MAXDIR)];
     for (size_t i = 0; i < e->n; i++) {
         benv_game_t *b = &e->games[i];
-        actions[i] = 0;
-        if (b->done)
-            continue;
-        write_mask(e, b, m);
-        int count = 0;
-        for (int a = 0; a < e->nact; a++)
-            count += m[a];
-        if (!count)
-            continue;
-        size_t pick = rng_below(&b->rng, (size_t)count);
-        for (int a = 0; a < e->nact; a++)
-            if (m[a] && pick-- == 0) {
-                actions[i] = a;
-                break;
-            }
+        actions[i] = b->done ? 0 : random_action(e, b);
     }
 }

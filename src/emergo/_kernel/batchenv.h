@@ -51,6 +51,7 @@ typedef struct benv {
     size_t cells;               /* H * W */
     int16_t sqidx[K_MAXSQ];     /* square int -> canonical index (-1 off the board) */
     int16_t cell[K_MAXSQ];      /* square int -> cell u*W + v of a plane (-1 off the board) */
+    uint8_t board[81];          /* plane 0 (BOARD): 1 on the board's cells */
     benv_game_t *games;
 } benv_t;
 
@@ -77,6 +78,9 @@ int benv_reset(benv_t *e, int seeded, uint64_t seed, const benv_out_t *out);
 long benv_check(const benv_t *e, const int64_t *actions);
 /* One action per game (checked by benv_check first).  -1 out of memory; h may be NULL. */
 int benv_step(benv_t *e, const int64_t *actions, const benv_out_t *out, halt_t *h);
+/* Every game not done takes a uniformly random legal action from its rng (benv_sample's
+ * choice), all in the batch's threads.  -1 out of memory; h may be NULL. */
+int benv_step_random(benv_t *e, const benv_out_t *out, halt_t *h);
 /* Planes of every game for colour (WHITE, BLACK) into obs. */
 void benv_observe(const benv_t *e, int color, void *obs);
 /* A uniformly random legal action per game from its rng (0 for a done game). */

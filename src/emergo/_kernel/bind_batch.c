@@ -227,26 +227,19 @@ static PyObject *benv_py_rollout(BatchEnvObject *self, PyObject *args)
     bufs_t b;
     if (get_outs(e, objs, &b) < 0)
         return NULL;
-    int64_t *actions = PyMem_Malloc((e->n ? e->n : 1) * sizeof *actions);
-    if (!actions) {
-        release(&b);
-        return PyErr_NoMemory();
-    }
     uint64_t done = 0, games = 0;
     int rc = 0;
     pyhalt_t ph;
     self->busy = 1;
     pyhalt_begin(&ph);
     for (; done < steps && !rc && !halt_poll(&ph.h); done++) {
-        benv_sample(e, actions);
-        rc = benv_step(e, actions, &b.out, NULL);
+        rc = benv_step_random(e, &b.out, NULL);
         for (size_t i = 0; i < e->n; i++)
             games += e->games[i].done != BENV_RUNNING;
     }
     int stopped = pyhalt_end(&ph) < 0;
     self->busy = 0;
     release(&b);
-    PyMem_Free(actions);
     if (stopped)
         return NULL;
     if (rc < 0)
