@@ -42,14 +42,16 @@ def _reference(env: emergo_v0.raw_env) -> tuple[bytes, bytes, int]:
     )
 
 
-def _agree(variant: str, games: int, max_plies: int, seed: int) -> tuple[int, int]:
-    """Drive ``PARALLEL`` reference envs and one BatchEnv until ``games`` games ended."""
+def _agree(
+    variant: str, games: int, max_plies: int, seed: int, parallel: int = PARALLEL
+) -> tuple[int, int]:
+    """Drive ``parallel`` reference envs and one BatchEnv until ``games`` games ended."""
     rng = random.Random(seed)
-    refs = [emergo_v0.raw_env(variant=variant, max_plies=max_plies) for _ in range(PARALLEL)]
+    refs = [emergo_v0.raw_env(variant=variant, max_plies=max_plies) for _ in range(parallel)]
     for ref in refs:
         ref.reset()
-    batch = BatchEnv(PARALLEL, variant, seed=seed, max_plies=max_plies)
-    compact = BatchEnv(PARALLEL, variant, seed=seed, max_plies=max_plies, compact=True)
+    batch = BatchEnv(parallel, variant, seed=seed, max_plies=max_plies)
+    compact = BatchEnv(parallel, variant, seed=seed, max_plies=max_plies, compact=True)
     obs, mask = batch.reset()
     compact.reset()
     for i, ref in enumerate(refs):
@@ -57,8 +59,8 @@ def _agree(variant: str, games: int, max_plies: int, seed: int) -> tuple[int, in
         assert obs[i].tobytes() == planes and mask[i].tobytes() == legal
         assert batch.to_play[i] == to_play
     ended = steps = 0
-    actions = np.zeros(PARALLEL, dtype=np.int64)
-    done = [False] * PARALLEL
+    actions = np.zeros(parallel, dtype=np.int64)
+    done = [False] * parallel
     while ended < games:
         actors = []
         for i, ref in enumerate(refs):
@@ -72,7 +74,7 @@ def _agree(variant: str, games: int, max_plies: int, seed: int) -> tuple[int, in
                 ref.step(int(actions[i]))
         obs, mask, rewards, terminated, truncated = batch.step(actions)
         cobs = compact.step(actions)[0]
-        steps += PARALLEL
+        steps += parallel
         for i, ref in enumerate(refs):
             planes, legal, to_play = _reference(ref)
             where = f"{variant} game slot {i}, ply {len(ref.board.move_stack)}"
@@ -91,12 +93,53 @@ def _agree(variant: str, games: int, max_plies: int, seed: int) -> tuple[int, in
 
 
 @pytest.mark.parametrize(
-    ("variant", "max_plies"), [("9x9", 1000), ("7x7", 40), ("hex", 1000), ("9x9", 60)]
+    ("variant", "max_plies", "parallel"),
+    [("9x9", 1000, 64), ("7x7", 40, 64), ("hex", 1000, 64), ("9x9", 60, 160)],
 )
-def test_batch_env_agrees_with_the_python_env(variant: str, max_plies: int) -> None:
-    games = GAMES if max_plies == 1000 or variant == "7x7" else max(GAMES // 10, 10)
-    ended, steps = _agree(variant, games, max_plies, seed=SEEDS[variant] + max_plies)
+def test_batch_env_agrees_with_the_python_env(variant: str, max_plies: int, parallel: int) -> None:
+    """160 games: the batch is split over two threads (BENV_THREAD_MIN is 128)."""
+    games = GAMES if max_plies == 1000 or variant == "7x7" else max(GAMES // 5, 10)
+    ended, steps = _agree(variant, games, max_plies, SEEDS[variant] + max_plies, parallel)
     assert ended >= games and steps > games * 20
+
+
+def test_threads_change_nothing() -> None:
+    """A 200-game batch (two threads) equals 200 one-game batches (one thread each)."""
+    big = BatchEnv(200, "7x7", seed=5, max_plies=50)
+    small = [BatchEnv(1, "7x7", seed=5 + i, max_plies=50) for i in range(200)]
+    big.reset()
+    for env in small:
+        env.reset()
+    for _ in range(150):
+        acts = big.sample().copy()
+        big.step(acts)
+        for i, env in enumerate(small):
+            assert env.sample()[0] == acts[i]
+            obs, mask, rewards, terminated, truncated = env.step(acts[i : i + 1])
+            assert np.array_equal(obs[0], big.obs[i]) and np.array_equal(mask[0], big.mask[i])
+            assert (rewards[0], terminated[0], truncated[0]) == (
+                big.rewards[i],
+                big.terminated[i],
+                big.truncated[i],
+            )
+
+
+def test_an_interrupted_rollout_leaves_the_env_usable() -> None:
+    import _thread
+    import threading
+    import time
+
+    env = BatchEnv(256, "9x9", seed=3)
+    env.reset()
+    timer = threading.Timer(0.2, _thread.interrupt_main)
+    timer.start()
+    start = time.monotonic()
+    with pytest.raises(KeyboardInterrupt):
+        env.rollout(10**12)
+    assert time.monotonic() - start < 2.0
+    timer.join()
+    env.step(env.sample())  # every game stepped whole: the masks given are legal
+    assert env.rollout(10)[0] == 10
 
 
 def test_illegal_action_steps_no_game() -> None:
