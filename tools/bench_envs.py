@@ -115,7 +115,9 @@ def main() -> None:
     except ImportError as e:  # pygame missing: install the extra `rl`
         print(f"connect_four_v3 skipped: {e}")
     for n in (1, 64, 1024):
-        rows.append((f"BatchEnv 9x9, {n:,} games", lambda n=n: measure_batch(n, s, seed)))
+        rows.append(
+            (f"BatchEnv 9x9, {n:,} game{'s' * (n > 1)}", lambda n=n: measure_batch(n, s, seed))
+        )
     rows.append(
         (
             "BatchEnv 9x9, 1,024 games, uint8 planes",
