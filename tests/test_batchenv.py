@@ -195,3 +195,17 @@ def test_importing_the_kernel_needs_no_numpy() -> None:
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
     assert done.stdout.strip() == "ok", done.stderr
+
+
+def test_a_root_that_is_over_comes_back_terminated() -> None:
+    position = "w 0/0 c5:b"  # White has no man (R18)
+    env = BatchEnv(2, "9x9", position=position)
+    obs, mask = env.reset()
+    ref = emergo_v0.raw_env()
+    ref.reset(options={"position": position})
+    planes, legal, to_play = _reference(ref)
+    assert all(ref.terminations.values())
+    assert env.terminated.all() and not env.truncated.any() and not mask.any()
+    assert obs[0].tobytes() == planes and mask[0].tobytes() == legal and env.to_play[0] == to_play
+    obs, mask, rewards, terminated, _ = env.step([0, 0])  # restarts from the root: over again
+    assert terminated.all() and not rewards.any() and obs[1].tobytes() == planes

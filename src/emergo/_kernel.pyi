@@ -94,7 +94,16 @@ class BatchEnv:
         size: int,
         compact: bool,
     ) -> None: ...
-    def reset(self, seed: int | None, obs: object, mask: object, to_play: object) -> None: ...
+    def reset(
+        self,
+        seed: int | None,
+        obs: object,
+        mask: object,
+        rewards: object,
+        terminated: object,
+        truncated: object,
+        to_play: object,
+    ) -> None: ...
     def step(
         self,
         actions: object,

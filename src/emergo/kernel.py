@@ -672,11 +672,19 @@ class BatchEnv:
         self._actions = np.zeros(self.n, dtype=np.int64)
 
     def reset(self, seed: int | None = None) -> tuple[Any, Any]:
-        """Every game to the root: ``(obs, mask)``; ``seed`` reseeds :meth:`sample`."""
-        self._c.reset(None if seed is None else _seed(seed), self.obs, self.mask, self.to_play)
-        self.rewards[:] = 0
-        self.terminated[:] = False
-        self.truncated[:] = False
+        """Every game to the root: ``(obs, mask)``; ``seed`` reseeds :meth:`sample`.
+
+        A root where the game is already over (R18, R19a) comes back ``terminated``.
+        """
+        self._c.reset(
+            None if seed is None else _seed(seed),
+            self.obs,
+            self.mask,
+            self.rewards,
+            self.terminated,
+            self.truncated,
+            self.to_play,
+        )
         return self.obs, self.mask
 
     def step(self, actions: Any) -> tuple[Any, Any, Any, Any, Any]:

@@ -380,8 +380,8 @@ static int64_t random_action(const benv_t *e, benv_game_t *b)
 
 typedef struct work {
     benv_t *e;
-    const int64_t *actions; /* NULL: reset, or random actions when random */
-    int random;
+    const int64_t *actions; /* NULL: reset, or random actions when random_play */
+    int random_play;
     const benv_out_t *out;
     size_t lo, hi;
     halt_t *h; /* only the caller's thread polls */
@@ -396,10 +396,10 @@ static void *run(void *arg)
         benv_game_t *b = &e->games[i];
         float reward = 0.0f;
         int rc;
-        if (b->done || (!w->actions && !w->random))
+        if (b->done || (!w->actions && !w->random_play))
             rc = reset_game(e, b);
         else
-            rc = apply(e, b, (int)(w->random ? random_action(e, b) : w->actions[i]), &reward);
+            rc = apply(e, b, (int)(w->random_play ? random_action(e, b) : w->actions[i]), &reward);
         if (rc < 0)
             w->rc = -1;
         write_out(e, i, reward, w->out);
@@ -411,13 +411,14 @@ static void *run(void *arg)
     return NULL;
 }
 
-static int batch(benv_t *e, const int64_t *actions, int random, const benv_out_t *out, halt_t *h)
+static int batch(benv_t *e, const int64_t *actions, int random_play, const benv_out_t *out,
+                 halt_t *h)
 {
     work_t w[BENV_THREADS];
     pthread_t t[BENV_THREADS];
     int nt = e->n >= BENV_THREAD_MIN ? BENV_THREADS : 1;
     for (int k = 0; k < nt; k++) {
-        w[k] = (work_t){e, actions, random, out, e->n * (size_t)k / (size_t)nt,
+        w[k] = (work_t){e, actions, random_play, out, e->n * (size_t)k / (size_t)nt,
                         e->n * (size_t)(k + 1) / (size_t)nt, NULL, 0};
     }
     w[0].h = h;

@@ -136,12 +136,12 @@ static int get_outs(const benv_t *e, PyObject *const objs[B_N], bufs_t *b)
     return 0;
 }
 
-/* reset(seed|None, obs, mask, to_play) */
+/* reset(seed|None, obs, mask, rewards, terminated, truncated, to_play) */
 static PyObject *benv_py_reset(BatchEnvObject *self, PyObject *args)
 {
-    PyObject *seed_obj, *objs[B_N] = {Py_None, Py_None, Py_None, Py_None, Py_None, Py_None};
-    if (!ready(self) ||
-        !PyArg_ParseTuple(args, "OOOO", &seed_obj, &objs[B_OBS], &objs[B_MASK], &objs[B_TOPLAY]))
+    PyObject *seed_obj, *objs[B_N];
+    if (!ready(self) || !PyArg_ParseTuple(args, "OOOOOOO", &seed_obj, &objs[0], &objs[1],
+                                          &objs[2], &objs[3], &objs[4], &objs[5]))
         return NULL;
     uint64_t seed = 0;
     if (seed_obj != Py_None && !u64_arg(seed_obj, &seed))
@@ -291,7 +291,8 @@ static PyObject *benv_py_info(BatchEnvObject *self, PyObject *args)
 }
 
 static PyMethodDef benv_methods[] = {
-    {"reset", (PyCFunction)benv_py_reset, METH_VARARGS, "reset(seed|None, obs, mask, to_play)"},
+    {"reset", (PyCFunction)benv_py_reset, METH_VARARGS,
+     "reset(seed|None, obs, mask, rewards, terminated, truncated, to_play)"},
     {"step", (PyCFunction)benv_py_step, METH_VARARGS,
      "step(actions, obs, mask, rewards, terminated, truncated, to_play)"},
     {"rollout", (PyCFunction)benv_py_rollout, METH_VARARGS,
