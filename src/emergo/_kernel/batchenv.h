@@ -26,7 +26,9 @@
 #include "playout.h"
 
 #define BENV_PLANES 17
-#define BENV_THREADS 2       /* the development machine has 2 cores */
+#ifndef BENV_THREADS
+#define BENV_THREADS 2       /* the development machine has 2 cores (-DBENV_THREADS=n to change) */
+#endif
 #define BENV_THREAD_MIN 128  /* fewer games: one thread (starting one costs more) */
 
 enum { BENV_RUNNING = 0, BENV_TERMINATED = 1, BENV_TRUNCATED = 2 };
