@@ -32,11 +32,13 @@ SOURCES = [
     "search.c",
     "replay.c",
     "selfcheck.c",
+    "batchenv.c",
     "bind_common.c",
     "bind_rules.c",
     "bind_games.c",
     "bind_eval.c",
     "bind_search.c",
+    "bind_batch.c",
     "module.c",
 ]
 HEADERS = [
@@ -53,10 +55,11 @@ HEADERS = [
     "tt.h",
     "movepick.h",
     "search.h",
+    "batchenv.h",
     "bind.h",
 ]
 
-flags = ["-O3"]
+flags = ["-O3", "-pthread"]  # -pthread: batchenv.c splits a batch over threads
 if platform.machine().lower() in ("x86_64", "amd64") and not os.environ.get("EMERGO_PORTABLE"):
     flags.append("-mpopcnt")
 
@@ -87,6 +90,7 @@ setup(
             sources=[KERNEL + name for name in SOURCES],
             depends=[KERNEL + name for name in HEADERS],
             extra_compile_args=flags,
+            extra_link_args=["-pthread"],
             optional=not os.environ.get("EMERGO_REQUIRE_KERNEL"),
         )
     ],

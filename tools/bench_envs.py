@@ -1,14 +1,23 @@
-"""Environment steps per second: the PettingZoo wrapper of Emergo against a classic PettingZoo game.
+"""Environment steps per second: the PettingZoo wrapper of Emergo, the batched C environment
+(emergo.kernel.BatchEnv) and a classic PettingZoo game, measured in one run.
 
 Usage: .venv/bin/python tools/bench_envs.py [--seconds 5] [--seed 1]   (needs the extra `rl`)
 
-Each row plays whole games in one environment for about ``--seconds`` CPU seconds: at every
-step the agent to move reads ``env.last()`` (observation planes and action mask
-included) and plays a uniformly random legal action; finished games are reset.  A step
-is one action, so a capture of several hops is several steps.  The baseline is
-PettingZoo's ``connect_four_v3`` (its pygame dependency comes with the extra `rl`),
-measured the same way in the same run.  The batched C environment's row is added when
-it exists (docs/research.md).
+Each row plays whole games with uniformly random legal actions for about ``--seconds`` CPU
+seconds; finished games are reset.  A step is one action, so a capture of several hops is
+several steps.
+
+* PettingZoo rows (``emergo_v0``, and the baseline ``connect_four_v3``, whose pygame
+  dependency comes with the extra `rl`): at every step the agent to move reads
+  ``env.last()`` (observation planes and action mask) and a Python RNG picks an action.
+* BatchEnv rows (9x9): ``n`` games per call from Python: ``env.step(env.sample())``, the
+  actions drawn in C from each game's mask, the planes (float32, or uint8 when compact),
+  masks, rewards and done flags written into NumPy arrays at every step.  The ``rollout``
+  row runs the same loop inside C (one call).
+
+Two rates: per CPU second of the process (comparable on a shared machine; BatchEnv's two
+threads both count) and per wall-clock second (what a trainer sees; it shows the second
+core, and suffers when other processes share the machine).
 """
 
 from __future__ import annotations
@@ -21,9 +30,12 @@ from typing import Any
 
 import numpy as np
 
+Row = tuple[int, int, float, float]
+"""(steps, games, CPU seconds, wall seconds)."""
 
-def measure(make: Callable[[], Any], seconds: float, seed: int) -> tuple[int, int, float]:
-    """(steps, games, CPU seconds) of random legal play for about ``seconds`` of CPU time.
+
+def measure(make: Callable[[], Any], seconds: float, seed: int) -> Row:
+    """Random legal play in one PettingZoo environment for about ``seconds`` of CPU time.
 
     CPU time of this process, not wall time: the figures stay comparable on a shared machine.
     """
@@ -31,7 +43,7 @@ def measure(make: Callable[[], Any], seconds: float, seed: int) -> tuple[int, in
     env = make()
     env.reset(seed=seed)
     steps = games = 0
-    start = time.process_time()
+    start, wall = time.process_time(), time.perf_counter()
     while True:
         observation, _, termination, truncation, _ = env.last()
         if termination or truncation:
@@ -43,36 +55,85 @@ def measure(make: Callable[[], Any], seconds: float, seed: int) -> tuple[int, in
         legal = np.flatnonzero(observation["action_mask"])
         env.step(int(legal[rng.randrange(len(legal))]))
         steps += 1
-    return steps, games, time.process_time() - start
+    return steps, games, time.process_time() - start, time.perf_counter() - wall
+
+
+def measure_batch(n: int, seconds: float, seed: int, *, compact: bool = False) -> Row:
+    """``n`` games in one BatchEnv stepped from Python for about ``seconds`` of CPU time."""
+    from emergo.kernel import BatchEnv
+
+    env = BatchEnv(n, "9x9", seed=seed, compact=compact)
+    env.reset()
+    steps = games = 0
+    start, wall = time.process_time(), time.perf_counter()
+    while time.process_time() - start < seconds:
+        for _ in range(max(1, 4096 // n)):
+            waiting = int(np.count_nonzero(env.terminated | env.truncated))  # these reset
+            _, _, _, terminated, truncated = env.step(env.sample())
+            steps += n - waiting
+            games += int(np.count_nonzero(terminated | truncated))
+    return steps, games, time.process_time() - start, time.perf_counter() - wall
+
+
+def measure_rollout(n: int, seconds: float, seed: int) -> Row:
+    """``n`` games in one BatchEnv, the random play loop inside C (BatchEnv.rollout)."""
+    from emergo.kernel import BatchEnv
+
+    env = BatchEnv(n, "9x9", seed=seed)
+    env.reset()
+    steps = games = 0
+    start, wall = time.process_time(), time.perf_counter()
+    while time.process_time() - start < seconds:
+        done, ended = env.rollout(max(1, 65536 // n))
+        steps += done * n - ended  # a finished game's next step is its reset, not an action
+        games += ended
+    return steps, games, time.process_time() - start, time.perf_counter() - wall
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seconds", type=float, default=5.0, help="time per row (default 5)")
+    parser.add_argument("--seconds", type=float, default=5.0, help="CPU time per row (default 5)")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
 
     from emergo.envs import emergo_v0
 
-    rows: list[tuple[str, Callable[[], Any]]] = [
-        (f"emergo_v0 {v}", lambda v=v: emergo_v0.env(variant=v)) for v in ("9x9", "7x7", "hex")
+    s, seed = args.seconds, args.seed
+    rows: list[tuple[str, Callable[[], Row]]] = [
+        (f"emergo_v0 {v}", lambda v=v: measure(lambda: emergo_v0.env(variant=v), s, seed))
+        for v in ("9x9", "7x7", "hex")
     ]
     try:
         from pettingzoo.classic import connect_four_v3
 
-        rows.append(("connect_four_v3 (PettingZoo classic)", connect_four_v3.env))
+        rows.append(
+            (
+                "connect_four_v3 (PettingZoo classic)",
+                lambda: measure(connect_four_v3.env, s, seed),
+            )
+        )
     except ImportError as e:  # pygame missing: install the extra `rl`
         print(f"connect_four_v3 skipped: {e}")
-    print("| environment | steps | games | steps/s (CPU) | steps/game |")
-    print("|---|---:|---:|---:|---:|")
-    for name, make in rows:
-        steps, games, elapsed = measure(make, args.seconds, args.seed)
+    for n in (1, 64, 1024):
+        rows.append(
+            (f"BatchEnv 9x9, {n:,} game{'s' * (n > 1)}", lambda n=n: measure_batch(n, s, seed))
+        )
+    rows.append(
+        (
+            "BatchEnv 9x9, 1,024 games, uint8 planes",
+            lambda: measure_batch(1024, s, seed, compact=True),
+        )
+    )
+    rows.append(("BatchEnv 9x9, 1,024 games, rollout in C", lambda: measure_rollout(1024, s, seed)))
+    print("| environment | steps | games | steps/s (CPU) | steps/s (wall) | steps/game |")
+    print("|---|---:|---:|---:|---:|---:|")
+    for name, run in rows:
+        steps, games, cpu, wall = run()
         print(
-            f"| {name} | {steps:,} | {games:,} | {steps / elapsed:,.0f} | "
+            f"| {name} | {steps:,} | {games:,} | {steps / cpu:,.0f} | {steps / wall:,.0f} | "
             f"{steps / max(games, 1):,.1f} |",
             flush=True,
         )
-    print("| emergo BatchEnv (C, batched) | planned | | | |")
 
 
 if __name__ == "__main__":

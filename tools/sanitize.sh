@@ -4,7 +4,9 @@
 # outgrows its inline buffer and the heap path runs) into build-asan/, then the
 # kernel's differential tests (tests/test_kernel.py) and the search tests
 # (tests/test_kernel_search.py, less the full-depth bench signature, too slow
-# here: EMERGO_SANITIZE=1 skips it) run against that build.
+# here: EMERGO_SANITIZE=1 skips it) and the batched environment's agreement tests
+# (tests/test_batchenv.py, EMERGO_BATCHENV_GAMES games per variant; its threads run
+# under ASan too) run against that build.
 #
 # Non-interactive; exit status is pytest's.  Python itself is not built with
 # ASan, so libasan is preloaded and leak detection is off (CPython keeps
@@ -47,6 +49,7 @@ export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
 export PYTHONPATH="$out/pkg"
 export EMERGO_KERNEL_GAMES="${EMERGO_KERNEL_GAMES:-500}"
 export EMERGO_KERNEL_PERFT_MAX="${EMERGO_KERNEL_PERFT_MAX:-2e8}"
+export EMERGO_BATCHENV_GAMES="${EMERGO_BATCHENV_GAMES:-200}"
 export EMERGO_SANITIZE=1
 
 # Make sure the tests will load the sanitized build, not the in-place one.
@@ -55,4 +58,5 @@ import emergo._kernel as k
 assert "build-asan" in k.__file__, f"wrong kernel loaded: {k.__file__}"
 print(f"sanitize.sh: testing {k.__file__}")
 EOF
-exec "$python" -m pytest -q -p no:cacheprovider tests/test_kernel.py tests/test_kernel_search.py "$@"
+exec "$python" -m pytest -q -p no:cacheprovider tests/test_kernel.py tests/test_kernel_search.py \
+    tests/test_batchenv.py "$@"

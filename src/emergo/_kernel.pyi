@@ -76,3 +76,54 @@ class Searcher:
     def resize(self, hash_mb: int) -> None: ...
     def set_weights(self, weights: Sequence[int]) -> None: ...
     def set_option(self, name: str, value: int) -> None: ...
+
+class BatchEnv:
+    """Batched games (src/emergo/_kernel/batchenv.h): outputs go into the caller's writable
+    C-contiguous buffers (obs float32 or uint8, mask int8, rewards float32, terminated and
+    truncated bool, to_play int8; actions int64).  ``step``, ``reset`` and ``rollout``
+    release the GIL; a call while another runs on the same object raises RuntimeError.
+    ``rollout`` is a long call: Ctrl-C stops it between two batch steps."""
+
+    def __init__(
+        self,
+        n: int,
+        root: _Packed,
+        max_plies: int,
+        seed: int,
+        cells: Sequence[int],
+        size: int,
+        compact: bool,
+    ) -> None: ...
+    def reset(
+        self,
+        seed: int | None,
+        obs: object,
+        mask: object,
+        rewards: object,
+        terminated: object,
+        truncated: object,
+        to_play: object,
+    ) -> None: ...
+    def step(
+        self,
+        actions: object,
+        obs: object,
+        mask: object,
+        rewards: object,
+        terminated: object,
+        truncated: object,
+        to_play: object,
+    ) -> None: ...
+    def rollout(
+        self,
+        steps: int,
+        obs: object,
+        mask: object,
+        rewards: object,
+        terminated: object,
+        truncated: object,
+        to_play: object,
+    ) -> tuple[int, int]: ...
+    def observe(self, white: bool, obs: object) -> None: ...
+    def sample(self, actions: object) -> None: ...
+    def info(self) -> tuple[int, int, int, int, int]: ...

@@ -75,5 +75,7 @@ extern PyMethodDef bind_games_methods[];
 extern PyMethodDef bind_eval_methods[];
 /* Add the Searcher type to the module; -1 with an exception. */
 int bind_search_add(PyObject *m);
+/* Add the BatchEnv type to the module; -1 with an exception. */
+int bind_batch_add(PyObject *m);
 
 #endif
