@@ -3,7 +3,9 @@
 
 1. Self-play: ``--games`` games of the kernel Searcher against itself at
    ``--nodes`` nodes a move (the current weights), each from a start made of
-   2-8 random entering moves so that the games differ.
+   2-8 random moves so that the games differ (emergo.selfplay, as ``emergo
+   selfplay``; ``--ray ADDRESS`` plays them on a Ray cluster, the same games;
+   ``--data FILE`` reads an ``emergo selfplay`` file instead).
 2. Positions: every position of those games after the opening where the
    player to move has no capture (R8: a capture position is never a leaf of
    the search, so the evaluation never sees one), labelled with the game's
@@ -30,16 +32,25 @@ from __future__ import annotations
 
 import argparse
 import math
-import random
 import sys
 import time
 from pathlib import Path
 
 from emergo import kernel
 from emergo.board import Board
-from emergo.cli.common import EXIT_INTERRUPTED, Progress, int_range, seconds
+from emergo.cli.common import (
+    EXIT_INTERRUPTED,
+    Progress,
+    add_ray,
+    close_runner,
+    int_range,
+    ray_runner,
+    seconds,
+)
 from emergo.match import PLIES_MAX, load_openings
+from emergo.parallel import Runner
 from emergo.search import Limit
+from emergo.selfplay import GameData, SelfplayConfig, read_npz, run_selfplay
 from emergo.wire import NODES_MAX, SEED
 
 
@@ -53,35 +64,44 @@ FIXED = ("men",)
 
 
 def self_play(
-    weights: dict[str, int], games: int, nodes: int, max_plies: int, seed: int
+    weights: dict[str, int],
+    games: int,
+    nodes: int,
+    max_plies: int,
+    seed: int,
+    runner: Runner | None = None,
 ) -> list[tuple[list[int], float]]:
-    """Quiet positions of self-play games with the result for the player to move."""
-    rng = random.Random(seed)
-    searcher = kernel.Searcher(hash_mb=8, weights=weights)
-    limit = Limit(nodes=nodes)
-    data: list[tuple[list[int], float]] = []
+    """Quiet positions of self-play games (emergo.selfplay) with the result for the player
+    to move; the games are played by ``runner`` (threads, or a Ray cluster: --ray)."""
+    config = SelfplayConfig(nodes=nodes, seed=seed, max_plies=max_plies, weights=weights)
     bar = _bar("self-play", games, "games")
-    for _game in range(games):
-        board = Board()
-        for _ in range(rng.randint(2, 8)):  # a random opening of entries
-            board.push(rng.choice(board.moves()))
-        searcher.clear()
-        positions: list[tuple[str, bool]] = []
-        while board.outcome() is None and len(board.move_stack) < max_plies:
-            if not board.is_capturing():
-                positions.append((board.position(), board.turn))
-            result = searcher.search(board, limit)
-            assert result.move is not None
-            board.push(result.move)
-        outcome = board.outcome()
-        winner = outcome.winner if outcome is not None else None
-        features = kernel._kernel.eval_terms_batch([kernel.pack(p) for p, _ in positions])
-        for row, (_, turn) in zip(features, positions, strict=True):
-            label = 0.5 if winner is None else 1.0 if winner == turn else 0.0
-            data.append((row, label))
-        bar.update(1, f"{len(data)} positions")
-    bar.close()
-    return data
+    count = 0
+
+    def on_game(game: GameData) -> None:
+        nonlocal count
+        count += len(game.rows)
+        bar.update(1, f"{count} positions")
+
+    try:
+        played = run_selfplay(config, games, runner=runner, on_game=on_game)
+    finally:
+        bar.close()
+    return labelled([(r.position, r.result, r.capturing) for g in played for r in g.rows])
+
+
+def labelled(rows: list[tuple[str, int, bool]]) -> list[tuple[list[int], float]]:
+    """The evaluation's features of each quiet position (the mover has no capture: R8, a
+    capture position is never a leaf of the search) and its result (1, 1/2, 0)."""
+    quiet = [(position, result) for position, result, capturing in rows if not capturing]
+    features = kernel._kernel.eval_terms_batch([kernel.pack(p) for p, _ in quiet])
+    return [(row, (result + 1) / 2) for row, (_, result) in zip(features, quiet, strict=True)]
+
+
+def read_data(path: Path) -> list[tuple[list[int], float]]:
+    """The quiet positions of an ``emergo selfplay`` file."""
+    columns, _ = read_npz(path)
+    rows = zip(columns["position"], columns["result"], columns["capturing"], strict=True)
+    return labelled([(str(p), int(str(r)), bool(c)) for p, r, c in rows])
 
 
 def _sigmoid(x: float) -> float:
@@ -223,6 +243,8 @@ def main(argv: list[str] | None = None) -> int:
         help="check pairs (0: no check)",
     )
     parser.add_argument("--seed", type=int_range(0, SEED.max or 0), default=1)
+    parser.add_argument("--data", type=Path, help="an 'emergo selfplay' file: no self-play")
+    add_ray(parser)
     parser.add_argument("--out", type=Path, default=kernel.WEIGHTS_FILE)
     parser.add_argument("--write", action="store_true", help="write the tuned weights to --out")
     args = parser.parse_args(argv)
@@ -231,8 +253,16 @@ def main(argv: list[str] | None = None) -> int:
     old = kernel.load_weights(args.weights)
     start = [float(old[name]) for name in terms]
     t0 = time.monotonic()
-    print(f"self-play: {args.games} games at {args.nodes} nodes a move", flush=True)
-    data = self_play(old, args.games, args.nodes, args.max_plies, args.seed)
+    if args.data is not None:
+        print(f"positions of {args.data}", flush=True)
+        data = read_data(args.data)
+    else:
+        print(f"self-play: {args.games} games at {args.nodes} nodes a move", flush=True)
+        runner = ray_runner(args.ray) if args.ray else None
+        try:
+            data = self_play(old, args.games, args.nodes, args.max_plies, args.seed, runner)
+        finally:
+            close_runner(runner)
     print(f"{len(data)} quiet positions in {time.monotonic() - t0:.0f} s", flush=True)
     k = fit_k(data, start)
     before = loss(data, start, k)
