@@ -9,7 +9,7 @@ The loop a researcher would start from (docs/research.md, "Worked example"):
    each position (``emergo.envs.observation.planes``: 17 planes, the mover's view) and
    learns a value in -1..1 for the side to move: the target mixes the game's result and
    the search's score, ``(1 - mix) * result + mix * tanh(score / 400)``.  Validation is
-   on whole games held out.
+   on whole games held out; the epoch with the lowest validation error is kept.
 3. **Playing.** :class:`ValueSearcher` is an ``emergo.search.Searcher``: a one-ply search
    (each legal move played, the network judges the positions after them in one batch;
    a move that ends the game scores exactly).  ``python value_network.py engine --model
@@ -23,8 +23,9 @@ Needs the extras ``rl`` (NumPy, the planes) and ``examples`` (``torch==2.13.0``,
 build)::
 
     pip install -e '.[rl,examples]'
-    python examples/value_network.py                       # ~2 minutes on one core
-    python examples/value_network.py --games 2000 --epochs 30 --match-games 100
+    python examples/value_network.py                       # a few minutes on one core
+    python examples/value_network.py --games 2000 --epochs 10 --match-games 100
+    python examples/value_network.py --data games.npz      # train on an 'emergo selfplay' file
     python examples/value_network.py --ray local:2         # self-play on a Ray cluster
 """
 
@@ -36,6 +37,7 @@ import math
 import sys
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -53,7 +55,7 @@ from emergo.search import InfoCallback, Limit, Score, SearchInfo, SearchResult
 HERE = Path(__file__).resolve()
 
 
-class ValueNet(nn.Module):  # type: ignore[misc]
+class ValueNet(nn.Module):
     """Planes (17 x H x W) -> value in -1..1 for the side to move."""
 
     def __init__(self, variant: str = "9x9", width: int = 32) -> None:
@@ -126,6 +128,7 @@ def train(
     optimiser = torch.optim.Adam(net.parameters(), lr=1e-3, weight_decay=1e-4)
     loss_fn = nn.MSELoss()
     generator = torch.Generator().manual_seed(seed)
+    best: tuple[float, int, dict[str, torch.Tensor]] = (math.inf, 0, {})
     for epoch in range(1, epochs + 1):
         net.train()
         order = torch.randperm(len(yt), generator=generator)
@@ -139,6 +142,9 @@ def train(
         with torch.no_grad():
             val = float(loss_fn(net(xv), yv))
         print(f"  epoch {epoch:3}: validation MSE {val:.4f}", flush=True)
+        if val < best[0]:  # keep the epoch that generalises best
+            best = (val, epoch, {k: v.clone() for k, v in net.state_dict().items()})
+    net.load_state_dict(best[2])
     with torch.no_grad():
         prediction = net(xv)
     baseline = float(((yv - yt.mean()) ** 2).mean())  # always guessing the mean
@@ -147,6 +153,7 @@ def train(
     report = {
         "train_positions": float(len(yt)),
         "validation_positions": float(len(yv)),
+        "best_epoch": float(best[1]),
         "validation_mse": float(loss_fn(prediction, yv)),
         "mean_guess_mse": baseline,
         "sign_agreement": agree,
@@ -157,13 +164,36 @@ def train(
 # --- 3. playing: a Searcher -----------------------------------------------------------------
 
 
+Judge = Callable[[list[Board]], list[float]]
+"""An evaluation: positions -> values in -1..1 for the side to move in each."""
+
+
+def network_judge(net: ValueNet) -> Judge:
+    net.eval()
+
+    def judge(boards: list[Board]) -> list[float]:
+        with torch.no_grad():
+            out = net(torch.from_numpy(np.stack([planes(b) for b in boards])))
+        return [float(v) for v in out.tolist()]
+
+    return judge
+
+
+def shipped_judge(boards: list[Board]) -> list[float]:
+    """The shipped hand-tuned evaluation (the C kernel's, static), as tanh(centi-men / 400)."""
+    from emergo import kernel
+
+    return [math.tanh(kernel.evaluate(board) / 400) for board in boards]
+
+
 class ValueSearcher:
-    """One ply with the network as the evaluation (an ``emergo.search.Searcher``)."""
+    """One ply with ``judge`` as the evaluation (an ``emergo.search.Searcher``): the network,
+    or, to compare evaluations alone, the shipped one under the very same search."""
 
-    name = "value-net"
+    name = "one-ply"
 
-    def __init__(self, net: ValueNet) -> None:
-        self.net = net.eval()
+    def __init__(self, judge: Judge) -> None:
+        self.judge = judge
 
     def clear(self) -> None:
         pass
@@ -182,20 +212,18 @@ class ValueSearcher:
             return SearchResult(None)
         moves = list(board.moves())
         values: list[float | None] = []
-        batch = []
+        batch: list[Board] = []
         for move in moves:
             after = board.copy()
             after.push(move)
             outcome = after.outcome()
             if outcome is None:
                 values.append(None)
-                batch.append(planes(after))  # the opponent's view: he is to move there
+                batch.append(after)  # judged from the opponent's side: he is to move there
             else:
                 values.append(0.0 if outcome.winner is None else 1.0)  # R18: the mover won
         if batch:
-            with torch.no_grad():
-                theirs = self.net(torch.from_numpy(np.stack(batch))).tolist()
-            judged = iter(theirs)
+            judged = iter(self.judge(batch))
             values = [-next(judged) if v is None else v for v in values]
         ranked = sorted(zip(values, range(len(moves)), strict=True), reverse=True)
         infos = []
@@ -227,16 +255,17 @@ def load(path: Path) -> ValueNet:
     return net
 
 
-def engine(model: Path) -> int:
-    """Serve the network's searcher over the engine protocol on stdin/stdout."""
+def engine(model: Path | None) -> int:
+    """Serve the one-ply searcher over the engine protocol on stdin/stdout: with the network
+    of ``model``, or with the shipped evaluation (``None``)."""
     torch.set_num_threads(1)
-    net = load(model)
+    judge = shipped_judge if model is None else network_judge(load(model))
 
     def send(line: str) -> None:
         sys.stdout.write(line + "\n")
         sys.stdout.flush()
 
-    session = EngineSession(send, lambda _hash_mb: ValueSearcher(net), name="value-net")
+    session = EngineSession(send, lambda _hash_mb: ValueSearcher(judge), name="one-ply")
     serve(session, sys.stdin)
     return 0
 
@@ -245,10 +274,12 @@ def engine(model: Path) -> int:
 
 
 def measure(model: Path, games: int, seed: int, ray: str | None, max_plies: int) -> dict[str, Any]:
-    """The network (one ply) against the shipped evaluation (one ply + captures)."""
-    command = (sys.executable, str(HERE), "engine", "--model", str(model))
-    ours = EngineSpec("value-net", command, limit=Limit(depth=1), timeout=60.0)
-    theirs = parse_engine_spec("engine depth=1 name=shipped-eval")
+    """A round robin: the network and the shipped evaluation under the same one-ply search,
+    and the engine (the shipped evaluation, one ply plus its forced-capture quiescence)."""
+    command = (sys.executable, str(HERE), "engine")
+    ours = EngineSpec("value-net", (*command, "--model", str(model)), limit=Limit(depth=1))
+    same = EngineSpec("shipped-eval", (*command, "--shipped"), limit=Limit(depth=1))
+    engine = parse_engine_spec("engine depth=1 name=engine-depth1")
     runner = None
     if ray:
         from emergo.cli.common import ray_runner
@@ -256,7 +287,7 @@ def measure(model: Path, games: int, seed: int, ray: str | None, max_plies: int)
         runner = ray_runner(ray)
     try:
         result = run_match(
-            [ours, theirs],
+            [ours, same, engine],
             games=games,
             seed=seed,
             progress=sys.stderr,
@@ -267,24 +298,29 @@ def measure(model: Path, games: int, seed: int, ray: str | None, max_plies: int)
         if runner is not None:
             getattr(runner, "close", lambda: None)()
     print(result.summary())
-    stats = result.pairings[(0, 1)]
-    estimate = stats.elo()
-    return {
-        "games": stats.games,
-        "points": stats.points,
-        "wins": stats.wins,
-        "draws": stats.draws,
-        "losses": stats.losses,
-        "score": stats.points / stats.games if stats.games else math.nan,
-        "elo": estimate.elo,
-    }
+
+    def figures(pairing: tuple[int, int]) -> dict[str, float]:
+        stats = result.pairings[pairing]
+        return {
+            "games": stats.games,
+            "points": stats.points,
+            "wins": stats.wins,
+            "draws": stats.draws,
+            "losses": stats.losses,
+            "score": stats.points / stats.games if stats.games else math.nan,
+            "elo": stats.elo().elo,
+        }
+
+    # the first: the network against the shipped evaluation, both one ply, no quiescence
+    return figures((0, 1)) | {"vs_engine_depth1": figures((0, 2))}
 
 
 def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--games", type=int, default=300, help="self-play games (default 300)")
     parser.add_argument("--nodes", type=int, default=1000, help="self-play nodes a move")
-    parser.add_argument("--epochs", type=int, default=15, help="training epochs (default 15)")
+    parser.add_argument("--epochs", type=int, default=6, help="training epochs (default 6)")
+    parser.add_argument("--data", type=Path, help="an 'emergo selfplay' file: no self-play")
     parser.add_argument("--mix", type=float, default=0.5, help="share of the score in targets")
     parser.add_argument("--match-games", type=int, default=20, help="games of the match")
     parser.add_argument("--max-plies", type=int, default=200, help="a match game's length cap")
@@ -294,16 +330,18 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     args = parser.parse_args(argv)
     torch.set_num_threads(1)
     args.out.mkdir(parents=True, exist_ok=True)
-    data, model = args.out / "selfplay.npz", args.out / "value.pt"
+    data, model = args.data or args.out / "selfplay.npz", args.out / "value.pt"
     started = time.monotonic()
-    print(f"1. self-play: {args.games} games at {args.nodes} nodes a move -> {data}", flush=True)
-    make_data(data, args.games, args.nodes, args.seed, args.ray)
+    if args.data is None:
+        print(f"1. self-play: {args.games} games at {args.nodes} nodes a move -> {data}")
+        make_data(data, args.games, args.nodes, args.seed, args.ray)
     x, y, game = load_data(data, args.mix)
     print(f"2. training on {len(y)} positions, {args.epochs} epochs", flush=True)
     net, report = train(x, y, game, args.epochs, args.seed)
     print("   " + json.dumps(report), flush=True)
     save(net, model)
-    print(f"3./4. match: the network (one ply) vs the shipped evaluation, {args.match_games} games")
+    print(f"3./4. round robin, {args.match_games} games a pairing: the network and the shipped")
+    print("     evaluation under one and the same one-ply search, and the engine at depth 1")
     report |= measure(model, args.match_games, args.seed, args.ray, args.max_plies)
     report["seconds"] = round(time.monotonic() - started, 1)
     (args.out / "report.json").write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
@@ -314,6 +352,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
 if __name__ == "__main__":
     if sys.argv[1:2] == ["engine"]:
         engine_args = argparse.ArgumentParser(prog="value_network.py engine")
-        engine_args.add_argument("--model", type=Path, required=True)
+        which = engine_args.add_mutually_exclusive_group(required=True)
+        which.add_argument("--model", type=Path, help="the network's weights")
+        which.add_argument("--shipped", action="store_true", help="the shipped evaluation")
         sys.exit(engine(engine_args.parse_args(sys.argv[2:]).model))
     main()
