@@ -19,3 +19,23 @@ collect_ignore = [
     for module, needs in _NEEDS.items()
     if any(importlib.util.find_spec(name) is None for name in needs)
 ]
+
+
+def _missing(name: str) -> bool:
+    try:
+        spec = importlib.util.find_spec(name)
+    except ImportError:  # a parent package that cannot be imported
+        return True
+    # src/emergo/_kernel/ (the C sources) looks like a namespace package: no origin, no module
+    return spec is None or spec.origin is None
+
+
+# emergo.ray_runner imports the extra ``ray``; emergo.selfplay's examples play with the C kernel.
+collect_ignore += [
+    module
+    for module, needs in {
+        "src/emergo/ray_runner.py": "ray",
+        "src/emergo/selfplay.py": "emergo._kernel",
+    }.items()
+    if _missing(needs)
+]
