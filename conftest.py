@@ -16,6 +16,8 @@ _NEEDS = {
     "src/emergo/kernel.py": (_KERNEL,),
     "src/emergo/mcts.py": (_KERNEL,),
     "src/emergo/differential.py": (_KERNEL,),
+    "src/emergo/selfplay.py": (_KERNEL,),
+    "src/emergo/ray_runner.py": ("ray",),
     "src/emergo/envs/observation.py": ("numpy",),
     "src/emergo/envs/render.py": ("numpy", "PIL"),
     "src/emergo/envs/emergo_v0.py": ("numpy", "PIL", "gymnasium", "pettingzoo"),

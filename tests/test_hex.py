@@ -18,6 +18,7 @@ from emergo.errors import (
 )
 from emergo.geometry import STRIDE, VARIANTS, geometry
 from emergo.record import Game, read_game, write_game
+from emergo.search import Limit
 from emergo.svg import board_svg
 
 HEX = geometry("hex")

@@ -9,8 +9,10 @@ python3 -m venv .venv
 # The kernel is optional for users (setup.py installs without it when it cannot be built);
 # here it must build, and the kernel's tests must run, not skip.
 export EMERGO_REQUIRE_KERNEL=1
-# rl: the research environments' tests; webtest: the browser and HTTP tests
-.venv/bin/python -m pip install -q -e '.[test,webtest,rl]'
+# rl: the research environments' tests; webtest: the browser and HTTP tests; ray: --ray on a
+# real local cluster (tests/test_ray.py); examples: torch==2.13.0, the CPU build (a local wheel on
+# the development machines; about 35 s), for the worked example's test (tests/test_examples.py)
+.venv/bin/python -m pip install -q -e '.[test,webtest,rl,ray,examples]'
 # The web app's browser tests drive the system's Chromium (playwright downloads no browser).
 if [ ! -x /usr/bin/chromium ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
   echo "== installing chromium for the browser tests"

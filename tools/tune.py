@@ -3,7 +3,9 @@
 
 1. Self-play: ``--games`` games of the kernel Searcher against itself at
    ``--nodes`` nodes a move (the current weights), each from a start made of
-   2-8 random entering moves so that the games differ.
+   2-8 random moves so that the games differ (emergo.selfplay, as ``emergo
+   selfplay``; ``--ray ADDRESS`` plays them on a Ray cluster, the same games;
+   ``--data FILE`` reads an ``emergo selfplay`` file instead).
 2. Positions: every position of those games after the opening where the
    player to move has no capture (R8: a capture position is never a leaf of
    the search, so the evaluation never sees one), labelled with the game's
@@ -41,10 +43,20 @@ from pathlib import Path
 
 from emergo import kernel
 from emergo.board import Board
-from emergo.cli.common import EXIT_INTERRUPTED, Progress, int_range, seconds
+from emergo.cli.common import (
+    EXIT_INTERRUPTED,
+    Progress,
+    add_ray,
+    close_runner,
+    int_range,
+    ray_runner,
+    seconds,
+)
 from emergo.geometry import VARIANTS
 from emergo.match import PLIES_MAX, load_openings
+from emergo.parallel import Runner
 from emergo.search import Limit
+from emergo.selfplay import GameData, SelfplayConfig, read_npz, run_selfplay
 from emergo.wire import NODES_MAX, SEED
 
 
@@ -66,33 +78,47 @@ def random_opening(rng: random.Random, variant: str) -> Board:
 
 
 def self_play(
-    weights: dict[str, int], games: int, nodes: int, max_plies: int, seed: int, variant: str
+    weights: dict[str, int],
+    games: int,
+    nodes: int,
+    max_plies: int,
+    seed: int,
+    variant: str,
+    runner: Runner | None = None,
 ) -> list[tuple[list[int], float]]:
-    """Quiet positions of self-play games with the result for the player to move."""
-    rng = random.Random(seed)
-    searcher = kernel.Searcher(hash_mb=8, weights=weights)
-    limit = Limit(nodes=nodes)
-    data: list[tuple[list[int], float]] = []
+    """Quiet positions of self-play games (emergo.selfplay) with the result for the player
+    to move; the games are played by ``runner`` (threads, or a Ray cluster: --ray)."""
+    config = SelfplayConfig(
+        nodes=nodes, seed=seed, max_plies=max_plies, weights=weights, variant=variant
+    )
     bar = _bar("self-play", games, "games")
-    for _game in range(games):
-        board = random_opening(rng, variant)
-        searcher.clear()
-        positions: list[tuple[str, bool]] = []
-        while board.outcome() is None and len(board.move_stack) < max_plies:
-            if not board.is_capturing():
-                positions.append((board.position(), board.turn))
-            result = searcher.search(board, limit)
-            assert result.move is not None
-            board.push(result.move)
-        outcome = board.outcome()
-        winner = outcome.winner if outcome is not None else None
-        features = kernel._kernel.eval_terms_batch([kernel.pack(p) for p, _ in positions])
-        for row, (_, turn) in zip(features, positions, strict=True):
-            label = 0.5 if winner is None else 1.0 if winner == turn else 0.0
-            data.append((row, label))
-        bar.update(1, f"{len(data)} positions")
-    bar.close()
-    return data
+    count = 0
+
+    def on_game(game: GameData) -> None:
+        nonlocal count
+        count += len(game.rows)
+        bar.update(1, f"{count} positions")
+
+    try:
+        played = run_selfplay(config, games, runner=runner, on_game=on_game)
+    finally:
+        bar.close()
+    return labelled([(r.position, r.result, r.capturing) for g in played for r in g.rows])
+
+
+def labelled(rows: list[tuple[str, int, bool]]) -> list[tuple[list[int], float]]:
+    """The evaluation's features of each quiet position (the mover has no capture: R8, a
+    capture position is never a leaf of the search) and its result (1, 1/2, 0)."""
+    quiet = [(position, result) for position, result, capturing in rows if not capturing]
+    features = kernel._kernel.eval_terms_batch([kernel.pack(p) for p, _ in quiet])
+    return [(row, (result + 1) / 2) for row, (_, result) in zip(features, quiet, strict=True)]
+
+
+def read_data(path: Path) -> list[tuple[list[int], float]]:
+    """The quiet positions of an ``emergo selfplay`` file."""
+    columns, _ = read_npz(path)
+    rows = zip(columns["position"], columns["result"], columns["capturing"], strict=True)
+    return labelled([(str(p), int(str(r)), bool(c)) for p, r, c in rows])
 
 
 def _sigmoid(x: float) -> float:
@@ -239,6 +265,8 @@ def main(argv: list[str] | None = None) -> int:
         help="check pairs (0: no check)",
     )
     parser.add_argument("--seed", type=int_range(0, SEED.max or 0), default=1)
+    parser.add_argument("--data", type=Path, help="an 'emergo selfplay' file: no self-play")
+    add_ray(parser)
     parser.add_argument("--out", type=Path, help="weights file (default: the variant's shipped)")
     parser.add_argument("--write", action="store_true", help="write the tuned weights to --out")
     args = parser.parse_args(argv)
@@ -248,8 +276,20 @@ def main(argv: list[str] | None = None) -> int:
     old = kernel.load_weights(args.weights, variant=args.variant)
     start = [float(old[name]) for name in terms]
     t0 = time.monotonic()
-    print(f"self-play: {args.games} {args.variant} games at {args.nodes} nodes a move", flush=True)
-    data = self_play(old, args.games, args.nodes, args.max_plies, args.seed, args.variant)
+    if args.data is not None:
+        print(f"positions of {args.data}", flush=True)
+        data = read_data(args.data)
+    else:
+        print(
+            f"self-play: {args.games} {args.variant} games at {args.nodes} nodes a move", flush=True
+        )
+        runner = ray_runner(args.ray) if args.ray else None
+        try:
+            data = self_play(
+                old, args.games, args.nodes, args.max_plies, args.seed, args.variant, runner
+            )
+        finally:
+            close_runner(runner)
     print(f"{len(data)} quiet positions in {time.monotonic() - t0:.0f} s", flush=True)
     k = fit_k(data, start)
     before = loss(data, start, k)

@@ -23,6 +23,7 @@ The built-in computers (:data:`emergo.players.PLAYERS`: ``random``, ``greedy``,
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import datetime
 import math
@@ -31,8 +32,9 @@ import shlex
 import sys
 import threading
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
+from functools import partial
 from pathlib import Path
 from typing import TextIO
 
@@ -44,6 +46,7 @@ from emergo.engine import (
     InfoDict,
     SimpleEngine,
 )
+from emergo.parallel import Runner
 from emergo.players import PLAYERS
 from emergo.search import Limit, Score
 from emergo.wire import DEPTH_MAX, NODES_MAX, SECONDS_MAX
@@ -532,6 +535,14 @@ class _Seat:
             self.engine = engine
         return self.engine
 
+    def reseed(self, seed: int) -> None:
+        """Set the engine's ``Seed`` for the next game (unless the spec sets it): each game
+        gets its own, so a game is the same whichever worker plays it, after whichever games."""
+        engine = self.get()
+        if "Seed" in engine.options and not any(k.lower() == "seed" for k in self.spec.options):
+            with contextlib.suppress(EngineError):  # a dead engine forfeits in play_game
+                engine.configure({"Seed": str(seed)})
+
     def drop(self) -> None:
         if self.engine is not None:
             with contextlib.suppress(EngineError, OSError):
@@ -544,6 +555,85 @@ class _Seat:
             with contextlib.suppress(EngineError, OSError):
                 self.engine.quit()
             self.engine = None
+
+
+def game_seed(seed: int | None, number: int, engine: int) -> int:
+    """The ``Seed`` of engine ``engine`` in game ``number`` of a match with ``seed``."""
+    return random.Random(f"emergo-match {seed} {number} {engine}").randrange(2**31)
+
+
+@dataclass(frozen=True)
+class _Setup:
+    """What every game of a match shares (sent once to a runner's workers)."""
+
+    engines: tuple[EngineSpec, ...]
+    names: tuple[str, ...]
+    suite: tuple[Opening, ...]
+    adjudication: Adjudication
+    event: str
+    seed: int | None
+
+
+Job = tuple[int, int, int, int]
+"""A game pair: (pair number, first engine, second engine, opening index)."""
+
+
+def _play_pair(seats: list[_Seat], setup: _Setup, job: Job) -> list[GameResult]:
+    """The two games of a pair, colours swapped, each from its own seeds."""
+    pair, first, second, opening_index = job
+    games = []
+    for g, (w, b) in enumerate(((first, second), (second, first))):
+        number = 2 * pair + g + 1
+        for e in {w, b}:
+            seats[e].reseed(game_seed(setup.seed, number, e))
+        opening = setup.suite[opening_index]
+        board, result, reason, comments, failed = play_game(
+            seats[w].get(),
+            seats[b].get(),
+            (setup.engines[w], setup.engines[b]),
+            opening,
+            setup.adjudication,
+        )
+        if failed is not None:
+            seats[w if failed == WHITE else b].drop()
+        record = write_record(
+            board,
+            white=setup.names[w],
+            black=setup.names[b],
+            result=result,
+            reason=reason,
+            number=number,
+            event=setup.event,
+            comments=comments,
+            opening=opening_index,
+        )
+        plies = len(board.move_stack)
+        games.append(GameResult(number, pair, w, b, result, reason, plies, opening_index, record))
+    return games
+
+
+_WORKER_SEATS: dict[tuple[int, str], list[_Seat]] = {}
+"""A runner worker's engines, per thread and per match setup, kept from job to job."""
+
+
+def _quit_worker_seats() -> None:
+    for seats in _WORKER_SEATS.values():
+        for seat in seats:
+            seat.quit()
+    _WORKER_SEATS.clear()
+
+
+def play_pair_job(setup: _Setup, job: Job) -> list[GameResult]:
+    """A pair of games on a runner's worker (:mod:`emergo.parallel`): the engines are
+    started on the worker's first job and kept for the next ones."""
+    key = (threading.get_ident(), repr(setup.engines))
+    seats = _WORKER_SEATS.get(key)
+    if seats is None:
+        if not _WORKER_SEATS:
+            atexit.register(_quit_worker_seats)
+        seats = [_Seat(spec, 0) for spec in setup.engines]
+        _WORKER_SEATS[key] = seats
+    return _play_pair(seats, setup, job)
 
 
 def _decisive_for(score: Score, threshold: int) -> int:
@@ -830,6 +920,7 @@ def run_match(
     progress: TextIO | None = None,
     seed: int | None = None,
     event: str = "emergo match",
+    runner: Runner | None = None,
 ) -> MatchResult:
     """Play a match and return its results.
 
@@ -838,6 +929,9 @@ def run_match(
     is a list, a file, or ``None`` for the shipped suite; they are used in order
     (shuffled when ``seed`` is given).  ``sprt`` needs exactly two engines and
     may stop the match early.  ``records`` is the file the games are appended to.
+    ``runner`` (:mod:`emergo.parallel`, e.g. ``emergo.ray_runner.RayRunner``) plays the
+    game pairs instead of ``concurrency`` local threads; each game is seeded on its own
+    (:func:`game_seed`), so at fixed node or depth limits the games are the same.
     """
     if len(engines) < 2:
         raise MatchError("a match needs at least two engines")
@@ -917,15 +1011,13 @@ def run_match(
                     stop.set()
             bar.update(len(results), _status(stats, names, sprt))
 
+    setup = _Setup(tuple(engines), tuple(names), tuple(suite), adjudication, event, seed)
+
     def worker(index: int) -> None:
-        rng = random.Random(f"{seed}-{index}")
-        seats = [_Seat(spec, rng.randrange(2**31)) for spec in engines]
+        seats = [_Seat(spec, 0) for spec in engines]  # seeded for each game (_play_pair)
         try:
             while (job := next_job()) is not None:
-                pair, first, second, opening_index = job
-                for g, (w, b) in enumerate(((first, second), (second, first))):
-                    number = 2 * pair + g + 1
-                    game = _play(seats, w, b, opening_index, number, pair)
+                for game in _play_pair(seats, setup, job):
                     finish(game)
         except BaseException as e:  # report in the main thread, stop the others
             with lock:
@@ -935,36 +1027,15 @@ def run_match(
             for seat in seats:
                 seat.quit()
 
-    def _play(
-        seats: list[_Seat], w: int, b: int, opening_index: int, number: int, pair: int
-    ) -> GameResult:
-        opening = suite[opening_index]
-        board, result, reason, comments, failed = play_game(
-            seats[w].get(), seats[b].get(), (engines[w], engines[b]), opening, adjudication
-        )
-        if failed is not None:
-            seats[w if failed == WHITE else b].drop()
-        record = write_record(
-            board,
-            white=names[w],
-            black=names[b],
-            result=result,
-            reason=reason,
-            number=number,
-            event=event,
-            comments=comments,
-            opening=opening_index,
-        )
-        plies = len(board.move_stack)
-        return GameResult(number, pair, w, b, result, reason, plies, opening_index, record)
-
     threads = [
         threading.Thread(target=worker, args=(i,), name=f"match-worker-{i}", daemon=True)
-        for i in range(min(concurrency, total_jobs))
+        for i in range(0 if runner is not None else min(concurrency, total_jobs))
     ]
     for t in threads:
         t.start()
     try:
+        if runner is not None:
+            _on_runner(runner, partial(play_pair_job, setup), list(schedule()), finish, stop)
         for t in threads:
             while t.is_alive():
                 t.join(timeout=0.2)
@@ -977,6 +1048,8 @@ def run_match(
         raise MatchInterrupted(
             MatchResult(names, done, pairings, sprt, True, time.monotonic() - started, record_path)
         ) from None
+    except Exception as e:  # a runner's job failed: reported below
+        failures.append(e)
     if failures:
         failure = failures[0]
         if isinstance(failure, MatchError):
@@ -989,6 +1062,31 @@ def run_match(
     first = next(iter(pairings.values()))
     bar.update(len(results), _status(first, names, sprt), final=True)
     return outcome
+
+
+def _on_runner(
+    runner: Runner,
+    play: Callable[[Job], list[GameResult]],
+    jobs: list[Job],
+    finish: Callable[[GameResult], None],
+    stop: threading.Event,
+) -> None:
+    """The game pairs on a runner, each result counted as it arrives (until ``stop``)."""
+    outcome = runner.run(play, jobs)
+    try:
+        for _, games in outcome:
+            for game in games:
+                finish(game)
+            if stop.is_set():
+                break
+    finally:
+        _close(outcome)
+
+
+def _close(iterator: object) -> None:
+    close = getattr(iterator, "close", None)
+    if close is not None:
+        close()
 
 
 def _unique_names(names: list[str]) -> list[str]:

@@ -1,4 +1,4 @@
-"""The ``emergo`` command line: moves, perft, show, play, analyse, replay, match and bench.
+"""The ``emergo`` command line: moves, perft, show, play, analyse, replay, match, bench, selfplay.
 
 One module per command (``emergo.cli.moves`` ...), each a thin layer over library
 calls: it reads the options, calls the library and prints.  ``emergo-engine`` is
@@ -36,7 +36,18 @@ from emergo.cli.common import (
     quiet_flush,
 )
 
-COMMANDS = ("moves", "perft", "show", "play", "analyse", "replay", "match", "bench", "serve")
+COMMANDS = (
+    "moves",
+    "perft",
+    "show",
+    "play",
+    "analyse",
+    "replay",
+    "match",
+    "bench",
+    "selfplay",
+    "serve",
+)
 """The commands, each the module ``emergo.cli.<command>`` with ``add_parser`` and ``run``."""
 
 

@@ -22,6 +22,7 @@ from emergo.board import Board
 from emergo.diagram import diagram
 from emergo.geometry import NAMINGS, VARIANTS, Names
 from emergo.notation import position_variant
+from emergo.parallel import Runner, check_ray_address
 from emergo.players import backend, kernel_missing
 from emergo.search import Searcher
 from emergo.svg import VIEWS, View, board_svg
@@ -230,6 +231,48 @@ def check_output(path: str | None, force: bool, option: str) -> None:
 def add_force(p: argparse.ArgumentParser) -> None:
     """``--force``: overwrite output files that exist."""
     p.add_argument("--force", action="store_true", help="overwrite output files that exist")
+
+
+def add_ray(p: argparse.ArgumentParser) -> None:
+    """``--ray ADDRESS``: run the games on a Ray cluster (emergo.ray_runner)."""
+    p.add_argument(
+        "--ray",
+        type=_ray_address,
+        metavar="ADDRESS",
+        help=(
+            "play the games on a Ray cluster: auto (the one 'ray start --head' started), "
+            "HOST:PORT, ray://HOST:PORT, or local:N for a new local cluster of N CPUs "
+            "(needs pip install 'emergo[ray]')"
+        ),
+    )
+
+
+def _ray_address(text: str) -> str:
+    try:
+        return check_ray_address(text)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
+
+
+def ray_runner(address: str) -> Runner:
+    """A runner on the Ray cluster at ``address``; a clean error (status 1) without Ray.
+
+    The caller closes it (``close()``)."""
+    try:
+        from emergo.ray_runner import RayRunner
+    except ImportError as e:
+        raise CliError(f"--ray needs Ray: pip install 'emergo[ray]' ({e})", EXIT_FAILURE) from None
+    try:
+        return RayRunner(address)
+    except ValueError as e:
+        raise CliError(str(e), EXIT_FAILURE) from None
+
+
+def close_runner(runner: Runner | None) -> None:
+    """Close a runner that has a ``close`` (a Ray cluster started for the run)."""
+    close = getattr(runner, "close", None)
+    if close is not None:
+        close()
 
 
 def search_backend(kind: str, hash_mb: int) -> Searcher:

@@ -11,9 +11,12 @@ from emergo.cli.common import (
     EXIT_OK,
     CliError,
     add_force,
+    add_ray,
     check_output,
+    close_runner,
     int_range,
     option_range,
+    ray_runner,
 )
 from emergo.match import (
     CONCURRENCY_MAX,
@@ -44,7 +47,8 @@ or key=value words:
 the openings; each game's result shows on standard error as it ends (-q: none),
 and the summary gives W/D/L, pentanomial counts, Elo +/- 95% error, LOS and the
 SPRT state.  Ctrl-C stops the match (exit status 130) with the summary of the
-games played."""
+games played.  --ray ADDRESS plays the game pairs on a Ray cluster instead of
+--concurrency local games (each game seeded on its own: the same games)."""
 )
 
 
@@ -146,6 +150,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     )
     add_force(parser)
     parser.add_argument("--no-records", action="store_true", help="do not write game records")
+    add_ray(parser)
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress on standard error")
     parser.set_defaults(run=run)
 
@@ -166,6 +171,7 @@ def run(args: argparse.Namespace) -> int:
         draw_after=args.draw_after,
         max_plies=args.max_plies or None,
     )
+    runner = ray_runner(args.ray) if args.ray else None
     try:
         result = run_match(
             specs,
@@ -177,6 +183,7 @@ def run(args: argparse.Namespace) -> int:
             records=None if args.no_records else args.records,
             progress=None if args.quiet else sys.stderr,
             seed=args.seed,
+            runner=runner,
         )
     except MatchError as e:
         raise CliError(str(e), EXIT_FAILURE) from None
@@ -185,5 +192,7 @@ def run(args: argparse.Namespace) -> int:
         raise CliError(
             f"match interrupted after {len(e.result.games)} games", EXIT_INTERRUPTED
         ) from None
+    finally:
+        close_runner(runner)
     print(result.summary())
     return EXIT_OK
