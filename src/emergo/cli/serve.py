@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import argparse
 
+from emergo.cli.common import int_range
+
 DEFAULT_PORT = 8765
 
 
@@ -18,7 +20,12 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         description="Start a local web server, print its URL and open the browser.",
     )
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
-    p.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"port (default {DEFAULT_PORT})")
+    p.add_argument(
+        "--port",
+        type=int_range(1, 65535),
+        default=DEFAULT_PORT,
+        help=f"port, 1..65535 (default {DEFAULT_PORT})",
+    )
     p.add_argument("--db", default=None, help="an SQLite file or an SQLAlchemy URL")
     p.add_argument(
         "--allow-host", action="append", default=[], metavar="NAME", help="another host name"
