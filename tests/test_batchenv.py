@@ -20,7 +20,10 @@ import pytest
 np = pytest.importorskip("numpy")
 pytest.importorskip("pettingzoo")
 
-from conftest import oracle_games, oracle_hex_games  # noqa: E402
+from conftest import oracle_games, oracle_hex_games, requires_kernel  # noqa: E402
+
+requires_kernel()
+
 from emergo import Board  # noqa: E402
 from emergo.envs import emergo_v0  # noqa: E402
 from emergo.envs.actions import action_space  # noqa: E402

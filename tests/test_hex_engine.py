@@ -4,14 +4,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
-
+from conftest import requires_kernel
 from emergo import Board
 from emergo.board import MoveKind
 from emergo.match import OPENINGS_FILE, load_openings
 from emergo.search import Limit
 
-kernel = pytest.importorskip("emergo.kernel", reason="the C kernel (emergo._kernel) is not built")
+kernel = requires_kernel()
 
 HEX_MIDGAME = "hex b 6/5 b2:w b4:b c3:b c5:w d2:w d5:b e4:w e6:b f4:w g6:b g7:b"
 
