@@ -12,7 +12,15 @@ import threading
 from dataclasses import dataclass, replace
 
 from emergo.board import Board
-from emergo.search import Busy, InfoCallback, Limit, Score, Searcher, SearchInfo, SearchResult
+from emergo.search import (
+    GuardedSearcher,
+    InfoCallback,
+    Limit,
+    Score,
+    Searcher,
+    SearchInfo,
+    SearchResult,
+)
 
 LEVEL_MAX = 11
 """Full strength: the search as it is, within the limit the front end gives."""
@@ -104,7 +112,7 @@ def choose_line(
     return rng.choices(lines, weights)[0]
 
 
-class LevelSearcher:
+class LevelSearcher(GuardedSearcher):
     """A searcher playing at a level: the inner search capped, then a move drawn (LevelSetting).
 
     At :data:`LEVEL_MAX` it is the inner searcher unchanged.  Below, every search
@@ -118,10 +126,10 @@ class LevelSearcher:
     """
 
     def __init__(self, inner: Searcher, level: int = LEVEL_MAX, *, seed: int = 0) -> None:
+        super().__init__()
         self.setting = level_setting(level)
         self.inner = inner
         self.seed = seed
-        self._busy = Busy("LevelSearcher")
 
     @property
     def level(self) -> int:
@@ -133,19 +141,6 @@ class LevelSearcher:
     def rng(self, board: Board) -> random.Random:
         """The random draw for this position (string seeds are stable across runs)."""
         return random.Random(f"{self.seed} {board.position()} {len(board.move_stack)}")
-
-    def search(
-        self,
-        board: Board,
-        limit: Limit,
-        *,
-        multipv: int = 1,
-        on_info: InfoCallback | None = None,
-        stop: threading.Event | None = None,
-    ) -> SearchResult:
-        """Search at the level (see the class); one search at a time (Searcher)."""
-        with self._busy:
-            return self._search(board, limit, multipv, on_info, stop)
 
     def _search(
         self,

@@ -30,7 +30,7 @@ import time
 from emergo import kernel
 from emergo.board import Board, Move
 from emergo.search import (
-    Busy,
+    GuardedSearcher,
     InfoCallback,
     Limit,
     Score,
@@ -73,7 +73,7 @@ def win_rate_score(points: float, visits: int) -> Score:
     return Score.cp(round(max(-SCORE_CLIP, min(SCORE_CLIP, cp))))
 
 
-class MCTSSearcher:
+class MCTSSearcher(GuardedSearcher):
     """UCT over the reference board with kernel playouts at the leaves (see the module doc).
 
     ``exploration`` is the UCT constant, ``playouts`` the random games per new
@@ -91,6 +91,7 @@ class MCTSSearcher:
         playouts: int = DEFAULT_PLAYOUTS,
         seed: int = 0,
     ) -> None:
+        super().__init__()
         if not exploration >= 0 or not math.isfinite(exploration):
             raise ValueError(f"exploration must be a number >= 0, not {exploration!r}")
         if isinstance(playouts, bool) or not isinstance(playouts, int) or playouts < 1:
@@ -100,7 +101,6 @@ class MCTSSearcher:
         self.seed = seed
         self._games = 0  # playouts so far: each batch gets fresh seeds
         self._tree: tuple[_Node, str, int] | None = None  # root, its position, its ply
-        self._busy = Busy("MCTSSearcher")
 
     def clear(self) -> None:
         self._tree = None
@@ -208,19 +208,6 @@ class MCTSSearcher:
         return depth
 
     # --- the search -------------------------------------------------------------------------
-
-    def search(
-        self,
-        board: Board,
-        limit: Limit,
-        *,
-        multipv: int = 1,
-        on_info: InfoCallback | None = None,
-        stop: threading.Event | None = None,
-    ) -> SearchResult:
-        """Search ``board`` (left unchanged) within ``limit``; one search at a time (Searcher)."""
-        with self._busy:
-            return self._search(board, limit, multipv, on_info, stop)
 
     def _search(
         self,

@@ -17,7 +17,7 @@ from emergo.board import Board, Color, Move
 from emergo.search import (
     MAX_PLIES,
     WIN_VALUE,
-    Busy,
+    GuardedSearcher,
     InfoCallback,
     Limit,
     Score,
@@ -82,7 +82,7 @@ def evaluate(board: Board) -> int:
     return 100 * (material(board, me) - material(board, not me))
 
 
-class PythonSearcher:
+class PythonSearcher(GuardedSearcher):
     """Iterative-deepening alpha-beta in pure Python: the fallback until the kernel searches.
 
     Negamax with a fail-hard window, forced captures (R8) followed up to
@@ -94,27 +94,14 @@ class PythonSearcher:
     name = "emergo-python"
 
     def __init__(self, *, hash_mb: int = 16) -> None:
+        super().__init__()
         if hash_mb < 1:
             raise ValueError(f"hash size must be at least 1 MB, not {hash_mb}")
         self._capacity = hash_mb * 4096  # ~256 bytes per entry
         self._best: dict[int, Move] = {}
-        self._busy = Busy("PythonSearcher")
 
     def clear(self) -> None:
         self._best.clear()
-
-    def search(
-        self,
-        board: Board,
-        limit: Limit,
-        *,
-        multipv: int = 1,
-        on_info: InfoCallback | None = None,
-        stop: threading.Event | None = None,
-    ) -> SearchResult:
-        """Search ``board`` (left unchanged) within ``limit``; one search at a time (Searcher)."""
-        with self._busy:
-            return self._search(board, limit, multipv, on_info, stop)
 
     def _search(
         self,

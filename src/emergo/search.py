@@ -309,3 +309,34 @@ class Busy:
 
     def __exit__(self, *exc: object) -> None:
         self._lock.release()
+
+
+class GuardedSearcher:
+    """Base of the Python searchers: :meth:`search` holds the one-search-at-a-time guard
+    (:class:`Busy`) and hands the work to ``_search``, which a subclass implements."""
+
+    def __init__(self) -> None:
+        self._busy = Busy(type(self).__name__)
+
+    def search(
+        self,
+        board: Board,
+        limit: Limit,
+        *,
+        multipv: int = 1,
+        on_info: InfoCallback | None = None,
+        stop: threading.Event | None = None,
+    ) -> SearchResult:
+        """Search ``board`` (left unchanged) within ``limit``; one search at a time (Searcher)."""
+        with self._busy:
+            return self._search(board, limit, multipv, on_info, stop)
+
+    def _search(
+        self,
+        board: Board,
+        limit: Limit,
+        multipv: int,
+        on_info: InfoCallback | None,
+        stop: threading.Event | None,
+    ) -> SearchResult:
+        raise NotImplementedError
