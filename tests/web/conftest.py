@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import shutil
 import socket
+import tempfile
 import threading
 import time
 from collections.abc import Iterator
@@ -27,7 +28,13 @@ CHROMIUM_ARGS = [
     "--no-first-run",
     "--disable-sync",
 ]
-SHOTS = Path(__file__).resolve().parents[2] / "docs" / "web"
+# The screenshots of docs/web.md are retaken with EMERGO_SCREENSHOTS=1; an ordinary run writes
+# them to a temporary folder, so running the tests does not change the repository.
+SHOTS = (
+    Path(__file__).resolve().parents[2] / "docs" / "web"
+    if os.environ.get("EMERGO_SCREENSHOTS")
+    else Path(tempfile.gettempdir()) / "emergo-screenshots"
+)
 
 
 def free_port() -> int:

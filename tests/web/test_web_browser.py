@@ -1,7 +1,7 @@
 """The board page in real headless Chromium: both views, flipping, forbidden entries with their
 reasons (R15, R16), a capture with tied routes chosen landing by landing (R11), records.
 
-Screenshots go to docs/web/ (docs/web.md shows them)."""
+Screenshots go to docs/web/ with EMERGO_SCREENSHOTS=1 (docs/web.md shows them)."""
 
 from __future__ import annotations
 
