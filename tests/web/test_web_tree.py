@@ -46,7 +46,10 @@ def current(page: Any) -> Any:
 
 
 def test_a_nested_variation_tree_made_by_clicks(page: Any, server: str) -> None:
-    open_page(page, f"{server}/?pos={SEVEN}&moves=c4%20e5%20b3%20d5&animation=0&names=oblique")
+    open_page(
+        page,
+        f"{server}/?pos={SEVEN}&moves=c4%20e5%20b3%20d5&animation=0&names=oblique&view=diamond&flip=0",
+    )
     assert moves(page, "#moves button.main") == ["c4", "e5", "b3", "d5"]
     # back to 1. c4 and another reply: a variation of the main line, under the move it replaces
     page.click("#moves button[data-ply='1']")
@@ -112,11 +115,14 @@ def test_a_nested_variation_tree_made_by_clicks(page: Any, server: str) -> None:
 
 
 def test_engine_lines_are_clicked_into_the_tree(page: Any, server: str) -> None:
-    open_page(page, f"{server}/?pos={SEVEN}&moves=c4%20e5&animation=0&names=oblique")
+    open_page(
+        page, f"{server}/?pos={SEVEN}&moves=c4%20e5&animation=0&names=oblique&view=diamond&flip=0"
+    )
     page.click("#moves button[data-ply='1']")
     page.select_option("#atime", "1")
     page.click("#analyse")
-    expect(page.locator("#analyse")).to_have_text("Analyse", timeout=10000)
+    expect(page.locator("#analyse")).to_have_text("Stop")
+    expect(page.locator("#analyse")).to_have_text("Analyse", timeout=10000)  # done
     best = page.locator("#lines li").first.locator("button")
     first, second = best.nth(0).inner_text(), best.nth(1).inner_text()
     best.nth(1).click()  # two moves of the engine's line, from 1. c4
@@ -127,23 +133,26 @@ def test_engine_lines_are_clicked_into_the_tree(page: Any, server: str) -> None:
 
 
 def test_a_review_is_stopped_and_keeps_its_marks(page: Any, server: str) -> None:
-    open_page(page, f"{server}/?pos={SEVEN}&moves={LINE.replace(' ', '%20')}&animation=0")
-    page.select_option("#rtime", "2")
+    url = f"{server}/?pos={SEVEN}&moves={LINE.replace(' ', '%20')}&animation=0&view=diamond&flip=0"
+    open_page(page, url + "&names=oblique")
+    page.select_option("#rtime", "0.5")
     page.click("#review")
     expect(page.locator("#review")).to_have_text("Stop")
     expect(page.locator("#review-text")).to_contain_text("positions searched", timeout=10000)
-    page.wait_for_selector("#moves button.main[title]", timeout=15000)  # a first move reviewed
+    page.wait_for_function(  # the first moves reviewed, one by one
+        "() => document.querySelectorAll('#moves button.main[title]').length >= 6", timeout=20000
+    )
     page.click("#review")  # stop
     expect(page.locator("#review-text")).to_contain_text("stopped", timeout=2000)
     expect(page.locator("#review")).to_have_text("Annotate")
     text = page.locator("#review-text").inner_text()
     reviewed = int(re.search(r"stopped: (\d+) of 16", text).group(1))  # type: ignore[union-attr]
-    assert 1 <= reviewed < 16
+    assert 6 <= reviewed < 16
     marked = page.locator("#moves button.main[title]").count()
     assert marked == reviewed
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SHOTS / "review-stopped.png"), full_page=True)
-    time.sleep(2.5)  # a review still running would mark the next move by now
+    time.sleep(2.5)  # a review still running would have marked more moves by now
     assert page.locator("#moves button.main[title]").count() == marked
     assert "emergo analyse" in page.locator("#record").input_value()
 
