@@ -14,6 +14,7 @@ from emergo import Board
 from emergo.cli import main
 from emergo.match import (
     OPENINGS_FILE,
+    OPENINGS_FILES,
     SPRT,
     Adjudication,
     EngineSpec,
@@ -23,6 +24,7 @@ from emergo.match import (
     expected_score,
     load_openings,
     logistic_elo,
+    openings_file,
     parse_engine_spec,
     parse_openings,
     parse_tc,
@@ -204,6 +206,16 @@ def test_parse_openings_with_positions_comments_and_errors() -> None:
     ]
     with pytest.raises(ValueError, match=r"line 2: .*e5.*R16"):
         parse_openings("d4\ne5\n")  # R16: White may not open on the centre
+
+
+def test_openings_of_another_variant_are_refused_R4() -> None:
+    assert openings_file() == OPENINGS_FILE and openings_file("hex") == OPENINGS_FILES["hex"]
+    with pytest.raises(ValueError, match=r"line 2: a hex opening, not 9x9"):
+        parse_openings("d3\nhex w 12/12 | d3\n", variant="9x9")
+    with pytest.raises(ValueError, match=r"line 1: .*h4.*\(moves of a 9x9 opening\?\)"):
+        parse_openings("h4 c3\n", variant="7x7")
+    with pytest.raises(ValueError, match="no opening suite ships for 7x7"):
+        load_openings(variant="7x7")
 
 
 def test_parse_engine_spec() -> None:

@@ -46,6 +46,8 @@ from emergo.engine import (
     InfoDict,
     SimpleEngine,
 )
+from emergo.geometry import DEFAULT_VARIANT, VARIANTS
+from emergo.notation import position_variant
 from emergo.parallel import Runner
 from emergo.players import PLAYERS
 from emergo.search import Limit, Score
@@ -243,6 +245,19 @@ OPENINGS_FILES = {"hex": OPENINGS_FILE.with_name("openings_hex.txt")}
 """Suites of other variants (R4), each line from the variant's start: ``hex w 12/12 | ...``."""
 
 
+def openings_file(variant: str | None = None) -> Path:
+    """The opening suite the package ships for a variant (R4; ``None``: 9x9)."""
+    variant = variant or DEFAULT_VARIANT
+    if variant == DEFAULT_VARIANT:
+        return OPENINGS_FILE
+    if variant not in OPENINGS_FILES:
+        raise ValueError(
+            f"no opening suite ships for {variant}: give an openings file "
+            f"(tools/make_openings.py --variant {variant} makes one)"
+        )
+    return OPENINGS_FILES[variant]
+
+
 @dataclass(frozen=True)
 class Opening:
     """A start for a game pair: a root position (``None``: the variant's start) and moves."""
@@ -268,7 +283,8 @@ def parse_openings(
 ) -> list[Opening]:
     """Openings from text: one a line, ``moves...`` or ``R22 position | moves...``; ``#`` comments.
 
-    Every opening is played through on a board, so a bad one is reported with its line.
+    Every opening is played through on a board, so a bad one is reported with its line;
+    with ``variant`` given, so is a position of another variant.
     """
     openings: list[Opening] = []
     for number, raw in enumerate(text.splitlines(), 1):
@@ -279,20 +295,33 @@ def parse_openings(
         if "|" in line:
             head, _, line = line.partition("|")
             position = head.strip() or None
+        found = position_variant(position or "", variant)
+        if variant is not None and found != variant:
+            raise ValueError(f"{source}, line {number}: a {found} opening, not {variant}")
         opening = Opening(tuple(line.split()), position, variant)
         try:
             opening.board()
         except ValueError as e:
-            raise ValueError(f"{source}, line {number}: {e}") from None
+            hint = "" if position else _moves_variant_hint(opening)
+            raise ValueError(f"{source}, line {number}: {e}{hint}") from None
         openings.append(opening)
     return openings
 
 
+def _moves_variant_hint(opening: Opening) -> str:
+    """`` (moves of a 9x9 opening?)`` when moves that fail on their board play on another's:
+    a moves-only suite names no variant, so a file of another one fails on a square."""
+    for other in VARIANTS:
+        if other != (opening.variant or DEFAULT_VARIANT):
+            with contextlib.suppress(ValueError):
+                replace(opening, variant=other).board()
+                return f" (moves of a {other} opening?)"
+    return ""
+
+
 def load_openings(path: str | Path | None = None, *, variant: str | None = None) -> list[Opening]:
     """The openings of a file (default: the suite the package ships for ``variant``)."""
-    if path is None:
-        path = OPENINGS_FILES.get(variant or "9x9", OPENINGS_FILE)
-    path = Path(path)
+    path = Path(path) if path is not None else openings_file(variant)
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as e:

@@ -18,6 +18,7 @@ from emergo.cli.common import (
     option_range,
     ray_runner,
 )
+from emergo.geometry import VARIANTS
 from emergo.match import (
     CONCURRENCY_MAX,
     GAMES_MAX,
@@ -27,6 +28,7 @@ from emergo.match import (
     Adjudication,
     MatchError,
     MatchInterrupted,
+    Opening,
     load_openings,
     parse_engine_spec,
     run_match,
@@ -70,6 +72,15 @@ def _sprt_arg(text: str) -> SPRT:
         raise argparse.ArgumentTypeError(str(e)) from None
 
 
+def _openings(path: str | None, variant: str | None) -> list[Opening]:
+    """The suite of the match: the file's, checked against an explicit ``--variant``, else the
+    variant's shipped one (without ``--variant`` a file plays on the board its positions name)."""
+    try:
+        return load_openings(path, variant=variant)
+    except ValueError as e:
+        raise CliError(f"{'--openings' if path else '--variant'}: {e}") from None
+
+
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = sub.add_parser(
         "match",
@@ -94,7 +105,18 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         help=f"games at once (1..{CONCURRENCY_MAX}, default 1)",
     )
     parser.add_argument(
-        "--openings", metavar="FILE", help="openings file (default: the shipped suite)"
+        "--variant",
+        choices=VARIANTS,
+        help=(
+            "board of the match (R4; default 9x9, or the variant of the --openings file): "
+            "the variant's shipped opening suite; the engines take it from the positions"
+        ),
+    )
+    parser.add_argument(
+        "--openings",
+        metavar="FILE",
+        help="openings file (default: the shipped suite of the variant); "
+        "an opening of another --variant is an error",
     )
     parser.add_argument(
         "--seed",
@@ -160,7 +182,7 @@ def run(args: argparse.Namespace) -> int:
     if len(args.engine) < 2:
         raise CliError("name at least two engines with --engine")
     specs = [parse_engine_spec(text, args.each) for text in args.engine]
-    suite = load_openings(args.openings)
+    suite = _openings(args.openings, args.variant)
     if not args.no_records:
         check_output(args.records, args.force, "--records")
     adjudication = Adjudication(
