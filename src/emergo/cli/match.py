@@ -10,15 +10,17 @@ from emergo.cli.common import (
     EXIT_INTERRUPTED,
     EXIT_OK,
     CliError,
+    add_concurrency,
     add_force,
+    add_quiet,
     add_ray,
+    add_seed,
+    add_variant,
     check_output,
     close_runner,
     int_range,
-    option_range,
     ray_runner,
 )
-from emergo.geometry import VARIANTS
 from emergo.match import (
     CONCURRENCY_MAX,
     GAMES_MAX,
@@ -34,7 +36,6 @@ from emergo.match import (
     run_match,
 )
 from emergo.players import PLAYERS
-from emergo.wire import SEED
 
 DESCRIPTION = (
     """Play a match between engines speaking the emergo engine protocol.
@@ -97,20 +98,11 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         default=20,
         help=f"games per pairing (1..{GAMES_MAX:,}, default 20)",
     )
-    parser.add_argument(
-        "-c",
-        "--concurrency",
-        type=int_range(1, CONCURRENCY_MAX),
-        default=1,
-        help=f"games at once (1..{CONCURRENCY_MAX}, default 1)",
-    )
-    parser.add_argument(
-        "--variant",
-        choices=VARIANTS,
-        help=(
-            "board of the match (R4; default 9x9, or the variant of the --openings file): "
-            "the variant's shipped opening suite; the engines take it from the positions"
-        ),
+    add_concurrency(parser, CONCURRENCY_MAX)
+    add_variant(
+        parser,
+        "board of the match (R4; default 9x9, or the variant of the --openings file): "
+        "the variant's shipped opening suite; the engines take it from the positions",
     )
     parser.add_argument(
         "--openings",
@@ -118,11 +110,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         help="openings file (default: the shipped suite of the variant); "
         "an opening of another --variant is an error",
     )
-    parser.add_argument(
-        "--seed",
-        type=option_range(SEED),
-        help=f"shuffle the openings with this seed (0..{SEED.max})",
-    )
+    add_seed(parser, "shuffle the openings with this seed")
     parser.add_argument("--sprt", type=_sprt_arg, metavar="'elo0=0 elo1=10 alpha=0.05 beta=0.05'")
     parser.add_argument(
         "--adjudicate-score",
@@ -173,7 +161,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     add_force(parser)
     parser.add_argument("--no-records", action="store_true", help="do not write game records")
     add_ray(parser)
-    parser.add_argument("-q", "--quiet", action="store_true", help="no progress on standard error")
+    add_quiet(parser)
     parser.set_defaults(run=run)
 
 
