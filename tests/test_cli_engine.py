@@ -147,7 +147,6 @@ def test_match_on_the_hex_board_through_the_cli_R4(tmp_path: Path) -> None:
     for args, message in (
         (["--variant", "9x9", "--openings", hex_suite], "a hex opening, not 9x9"),
         (["--variant", "hex", "--openings", str(OPENINGS_FILE)], "moves of a 9x9 opening?"),
-        (["--variant", "7x7"], "no opening suite ships for 7x7"),
     ):
         bad = run("match", *args, "-e", "random", "-e", "greedy", "--no-records")
         assert_clean_error(bad, 2)

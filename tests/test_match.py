@@ -216,8 +216,18 @@ def test_openings_of_another_variant_are_refused_R4() -> None:
         parse_openings("d3\nhex w 12/12 | d3\n", variant="9x9")
     with pytest.raises(ValueError, match=r"line 1: .*h4.*\(moves of a 9x9 opening\?\)"):
         parse_openings("h4 c3\n", variant="7x7")
-    with pytest.raises(ValueError, match="no opening suite ships for 7x7"):
-        load_openings(variant="7x7")
+    with pytest.raises(ValueError, match="no opening suite ships for 8x8"):
+        openings_file("8x8")
+
+
+@pytest.mark.parametrize("variant", ["9x9", "7x7", "hex"])
+def test_every_variant_ships_an_opening_suite_of_entering_positions_R4_R13(variant: str) -> None:
+    suite = load_openings(variant=variant)
+    assert len(suite) >= 50
+    for opening in suite:
+        board = opening.board()
+        assert board.variant == variant and 4 <= len(board.move_stack) <= 8
+        assert board.is_entering() and board.outcome() is None
 
 
 def test_parse_engine_spec() -> None:

@@ -241,7 +241,10 @@ class SPRT:
 # --- openings ---------------------------------------------------------------------------------
 
 OPENINGS_FILE = Path(__file__).parent / "data" / "openings.txt"
-OPENINGS_FILES = {"hex": OPENINGS_FILE.with_name("openings_hex.txt")}
+OPENINGS_FILES = {
+    "7x7": OPENINGS_FILE.with_name("openings_7x7.txt"),
+    "hex": OPENINGS_FILE.with_name("openings_hex.txt"),
+}
 """Suites of other variants (R4), each line from the variant's start: ``hex w 12/12 | ...``."""
 
 
