@@ -47,9 +47,10 @@ or key=value words:
   cmd="COMMAND LINE" name=NAME depth=N nodes=N move-time=SECONDS tc=BASE+INC
   timeout=SECONDS option.NAME=VALUE
 --each adds words to every engine.  Games are played in colour-swapped pairs from
-the openings; each game's result shows on standard error as it ends (-q: none),
-and the summary gives W/D/L, pentanomial counts, Elo +/- 95% error, LOS and the
-SPRT state.  Ctrl-C stops the match (exit status 130) with the summary of the
+the openings (the shipped suite of --variant, or --openings FILE; the engines take
+the board from the positions); each game's result shows on standard error as it
+ends (-q: none), and the summary gives W/D/L, pentanomial counts, Elo +/- 95%
+error, LOS and the SPRT state.  Ctrl-C stops the match (exit status 130) with the summary of the
 games played.  --ray ADDRESS plays the game pairs on a Ray cluster instead of
 --concurrency local games (each game seeded on its own: the same games)."""
 )
