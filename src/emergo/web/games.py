@@ -33,7 +33,7 @@ from starlette.routing import BaseRoute, Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from emergo import record
-from emergo.board import BLACK, WHITE, Board, Color, Outcome, Termination
+from emergo.board import BLACK, WHITE, Board, Color, Move, Outcome, Termination
 from emergo.game import (
     Computer,
     ComputerFailed,
@@ -50,6 +50,7 @@ from emergo.game import (
     Thinking,
 )
 from emergo.search import Limit, Searcher
+from emergo.web import timing
 from emergo.web.analysis import info_data
 from emergo.web.inputs import body_json
 from emergo.web.positions import (
@@ -163,7 +164,7 @@ class LiveGame:
         self.specs = specs
         self.factory = factory
         self.clients: set[WebSocket] = set()
-        self.queue: asyncio.Queue[tuple[JSON, bool] | None] = asyncio.Queue()
+        self.queue: asyncio.Queue[tuple[JSON, bool, timing.Trace | None] | None] = asyncio.Queue()
         self.pump = loop.create_task(self._pump())
         self.restarts = 0
         self.failed: str | None = None
@@ -243,7 +244,9 @@ class LiveGame:
         version = self.base + getattr(event, "version", 0)
         try:
             if isinstance(event, MovePlayed):
+                timing.mark("play")
                 self.store.add_move(self.id, event.ply, event.text, version=version)
+                timing.mark("store")
                 self.plies = event.ply
             elif isinstance(event, TakenBack):
                 self.plies -= len(event.moves)
@@ -292,10 +295,11 @@ class LiveGame:
             self.loop.call_soon_threadsafe(self._replace_soon, event.message, self.game)
             return
         self.analysis = None
-        self._send(message, True)
+        self._send(message, True, timing.current.get() if isinstance(event, MovePlayed) else None)
 
-    def _send(self, message: JSON, with_state: bool) -> None:
-        self.loop.call_soon_threadsafe(self.queue.put_nowait, (message, with_state))
+    def _send(self, message: JSON, with_state: bool, trace: timing.Trace | None = None) -> None:
+        item = (message, with_state, trace)
+        self.loop.call_soon_threadsafe(self.queue.put_nowait, item)
 
     def _replace_soon(self, why: str, failed: Game) -> None:
         self.loop.create_task(asyncio.to_thread(self.replace_engine, why, failed))
@@ -306,8 +310,12 @@ class LiveGame:
     async def _pump(self) -> None:
         """Send the queued messages, in order, each with the state of that moment if asked."""
         while (item := await self.queue.get()) is not None:
-            message, with_state = item
+            message, with_state, trace = item
+            if trace is not None:
+                trace.mark("to_loop")
             state = self.state() if with_state else None
+            if trace is not None:
+                trace.mark("state")
             for ws in list(self.clients):
                 try:
                     await ws.send_json(message)
@@ -315,6 +323,9 @@ class LiveGame:
                         await ws.send_json(state)
                 except Exception:
                     self.clients.discard(ws)
+            if trace is not None:
+                trace.mark("send")
+                trace.done()
 
     async def _watch(self) -> None:
         """Replace an engine that thinks far beyond its limit (a hung process)."""
@@ -608,7 +619,12 @@ async def command(live: LiveGame, data: Any) -> JSON | None:
             names = data.get("names", "oblique")
             if names not in ("oblique", "checker"):
                 raise RequestError("names must be oblique or checker")
-            move = await asyncio.to_thread(game.play, text.strip(), by=side, names=names)
+
+            def play() -> Move:
+                timing.mark("to_thread")
+                return game.play(text.strip(), by=side, names=names)
+
+            move = await asyncio.to_thread(play)
             return {"type": "played", "text": str(move)}
         if kind == "takeback":
             taken = await asyncio.to_thread(game.takeback, by=side)
@@ -683,6 +699,8 @@ async def ws_game(ws: WebSocket) -> None:
                 if len(raw) > MAX_BODY:
                     raise RequestError("message too large", 413)
                 data = json.loads(raw)
+                is_move = isinstance(data, dict) and data.get("type") == "move"
+                timing.current.set(timing.begin() if is_move else None)
                 answer = await command(live, data) or {"type": "ok", "command": data["type"]}
                 if "id" in data:
                     answer["id"] = data["id"]
