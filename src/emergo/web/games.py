@@ -179,6 +179,7 @@ class LiveGame:
         self.stored_board = board.copy()
         self.stored_outcome = outcome
         self.stored_version = base
+        self._view: tuple[JSON, JSON] | None = None  # (position_data, line_data) of the stored
         self.game = self._new_game(board, outcome)
         self.watchdog = loop.create_task(self._watch())
 
@@ -224,6 +225,7 @@ class LiveGame:
         with self._stored_lock:
             board, outcome = self.stored_board.copy(), self.stored_outcome
             self.base = self.stored_version = self.stored_version + 1
+            self._view = None
         if self.closed:
             return
         if self.restarts >= MAX_RESTARTS:
@@ -274,6 +276,7 @@ class LiveGame:
                 elif isinstance(event, GameOver):
                     self.stored_outcome = event.outcome
                 self.stored_version = max(self.stored_version, version)
+                self._view = None
         message: JSON = {"type": "event", "event": type(event).__name__}
         if isinstance(event, MovePlayed):
             message.update(ply=event.ply, text=event.text, color=color_name(event.color))
@@ -313,14 +316,16 @@ class LiveGame:
             message, with_state, trace = item
             if trace is not None:
                 trace.mark("to_loop")
-            state = self.state() if with_state else None
+            # encoded once for every client
+            texts = [_encode(message)]
+            if with_state:
+                texts.append(_encode(self.state()))
             if trace is not None:
                 trace.mark("state")
             for ws in list(self.clients):
                 try:
-                    await ws.send_json(message)
-                    if state is not None:
-                        await ws.send_json(state)
+                    for text in texts:
+                        await ws.send_text(text)
                 except Exception:
                     self.clients.discard(ws)
             if trace is not None:
@@ -353,11 +358,14 @@ class LiveGame:
         game = self.game
         with self._stored_lock:
             version = self.stored_version
-            board = self.stored_board.copy()
             outcome = self.stored_outcome
+            if self._view is None:  # once per stored change, however many clients ask
+                board = self.stored_board
+                self._view = (position_data(board), line_data(board))
+            position, line = self._view
         thinking = game.thinking and outcome is None
         offer = game.draw_offer
-        data = position_data(board)
+        data = dict(position)  # the cached view is shared: change a copy
         if outcome is not None and data["outcome"] is None:  # resignation, agreement, time
             data["outcome"] = {
                 "result": outcome.result(),
@@ -381,7 +389,7 @@ class LiveGame:
             "restarts": self.restarts,
             "failed": self.failed,
             "state": data,
-            "line": line_data(board),
+            "line": line,
         }
 
     def close(self) -> None:
@@ -395,6 +403,11 @@ class LiveGame:
     def _stop_tasks(self) -> None:
         self.queue.put_nowait(None)
         self.watchdog.cancel()
+
+
+def _encode(message: JSON) -> str:
+    """A message as the WebSocket's text (as Starlette's ``send_json`` writes it)."""
+    return json.dumps(message, separators=(",", ":"), ensure_ascii=False)
 
 
 def _outcome_of_saved(saved: JSON, board: Board) -> Outcome | None:
