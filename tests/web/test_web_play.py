@@ -8,7 +8,7 @@ import re
 from typing import Any
 
 import pytest
-from tests.web.conftest import SHOTS
+from tests.web.conftest import SHOTS, centre
 
 expect = pytest.importorskip("playwright.sync_api").expect
 
@@ -22,8 +22,7 @@ def open_page(page: Any, url: str) -> None:
 
 def click(page: Any, selector: str) -> None:
     """Click the centre of the element (a square, a dot, a ring)."""
-    box = page.locator(selector).first.bounding_box()
-    page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.click(*centre(page.locator(selector).first))
 
 
 def start(page: Any, server: str, opponent: str, color: str = "white", level: str = "1") -> int:

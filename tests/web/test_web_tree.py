@@ -8,7 +8,7 @@ import time
 from typing import Any
 
 import pytest
-from tests.web.conftest import SHOTS
+from tests.web.conftest import SHOTS, centre
 
 expect = pytest.importorskip("playwright.sync_api").expect
 
@@ -25,9 +25,7 @@ def open_page(page: Any, url: str) -> None:
 def enter(page: Any, square: str) -> None:
     """Enter a man by a click on the square's dot; the move is then the one shown."""
     dot = page.locator(f"#board .dest.entry[data-square='{square}']")
-    dot.wait_for(state="attached", timeout=5000)
-    box = dot.bounding_box()
-    page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.click(*centre(dot))
     expect(current(page)).to_have_text(square)
 
 
