@@ -148,6 +148,14 @@ def _time_control_of(saved: JSON) -> TimeControl | None:
         return None
 
 
+def _clocks_of(saved: JSON) -> tuple[float, float] | None:
+    """The clocks stored with a saved game's last move (None: full clocks, or no clock)."""
+    clocks = saved.get("clocks")
+    if not clocks:
+        return None
+    return float(clocks["white"]), float(clocks["black"])
+
+
 def backend_for(variant: str) -> str:
     """The search backend for ``variant``: the C kernel when it plays it, else Python."""
     try:
@@ -195,7 +203,9 @@ class LiveGame:
         outcome: Outcome | None = None,
         factory: PlayerFactory = make_player,
         time_control: TimeControl | None = None,
+        clocks: tuple[float, float] | None = None,
     ) -> None:
+        """``clocks``: the seconds left (white, black) to resume with (the store's)."""
         self.id = game_id
         self.time_control = time_control
         self.store = store
@@ -219,7 +229,7 @@ class LiveGame:
         self.stored_outcome = outcome
         self.stored_version = base
         self._view: tuple[JSON, JSON] | None = None  # (position_data, line_data) of the stored
-        self.game = self._new_game(board, outcome)
+        self.game = self._new_game(board, outcome, clocks if time_control else None)
         self.watchdog = loop.create_task(self._watch())
 
     # the game and its replacement
@@ -309,12 +319,14 @@ class LiveGame:
         try:
             if isinstance(event, MovePlayed):
                 timing.mark("play")
-                self.store.add_move(self.id, event.ply, event.text, version=version)
+                self.store.add_move(
+                    self.id, event.ply, event.text, version=version, clocks=event.clocks
+                )
                 timing.mark("store")
                 self.plies = event.ply
             elif isinstance(event, TakenBack):
                 self.plies -= len(event.moves)
-                self.store.take_back(self.id, self.plies, version=version)
+                self.store.take_back(self.id, self.plies, version=version, clocks=event.clocks)
             elif isinstance(event, GameOver):
                 outcome = event.outcome
                 self.store.finish_game(
@@ -570,6 +582,7 @@ async def resume(app: Any, game_id: int) -> LiveGame:
             outcome=outcome,
             factory=factory,
             time_control=_time_control_of(saved),
+            clocks=_clocks_of(saved),
         )
 
     live = lives.get(game_id)  # another request may have resumed it meanwhile
