@@ -10,7 +10,8 @@ Routes (docs/web.md documents each for third-party clients):
 * ``POST /api/record/import`` and ``/api/record/export`` game records (:mod:`emergo.record`);
 * ``POST /api/review`` the engine's review of a line; ``WS /ws/review`` a streamed, stoppable one;
 * ``GET|PUT /api/settings`` the page's settings, kept in the store;
-* ``/api/games...`` and ``WS /ws/game/{id}`` games (:mod:`emergo.web.games`).
+* ``/api/games...`` and ``WS /ws/game/{id}`` games (:mod:`emergo.web.games`);
+* ``/api/studies...`` the analysis board's variation trees (:mod:`emergo.web.studies`).
 
 Nothing here decides a rule: every answer comes from :class:`emergo.Board`.
 """
@@ -76,7 +77,10 @@ async def index(request: Request) -> Response:
 
 
 async def health(request: Request) -> Response:
-    return JSONResponse({"ok": True})
+    """``{"ok": true, "schema": "0002"}``: the store's schema version (null without a store)."""
+    store: Store | None = request.app.state.store
+    schema = await asyncio.to_thread(store.schema_version) if store is not None else None
+    return JSONResponse({"ok": True, "schema": schema})
 
 
 async def api_geometry(request: Request) -> Response:
@@ -467,7 +471,7 @@ def create_app(
     ``hosts`` are extra host names the server answers to besides localhost (``--host``);
     ``player_factory(spec, variant)`` makes the players of live games (tests pass their own).
     """
-    from emergo.web import games
+    from emergo.web import games, studies
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -489,6 +493,7 @@ def create_app(
         WebSocketRoute("/ws/analyse", ws_analyse),
         WebSocketRoute("/ws/review", ws_review),
         *games.routes(),
+        *studies.routes(),
         Mount("/static", app=StaticFiles(directory=STATIC), name="static"),
     ]
     app = Starlette(
