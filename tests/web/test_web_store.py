@@ -169,7 +169,7 @@ def test_emergo_serve_upgrades_a_database_made_at_0001(tmp_path: Path) -> None:
     base = f"http://127.0.0.1:{port}"
     process = start_server(db, port)
     try:
-        assert httpx.get(f"{base}/api/health").json() == {"ok": True, "schema": SCHEMA_HEAD}
+        assert httpx.get(f"{base}/api/store").json() == {"schema": SCHEMA_HEAD, "head": "0002"}
         assert SCHEMA_HEAD == "0002"
         saved = httpx.get(f"{base}/api/games/7").json()
         assert saved["moves"] == ["c4", "e5"] and saved["clocks"] is None  # none stored at 0001
