@@ -10,7 +10,9 @@ Routes (docs/web.md documents each for third-party clients):
 * ``POST /api/record/import`` and ``/api/record/export`` game records (:mod:`emergo.record`);
 * ``POST /api/review`` the engine's review of a line; ``WS /ws/review`` a streamed, stoppable one;
 * ``GET|PUT /api/settings`` the page's settings, kept in the store;
-* ``/api/games...`` and ``WS /ws/game/{id}`` games (:mod:`emergo.web.games`).
+* ``GET /api/store`` the store's schema version;
+* ``/api/games...`` and ``WS /ws/game/{id}`` games (:mod:`emergo.web.games`);
+* ``/api/studies...`` the analysis board's variation trees (:mod:`emergo.web.studies`).
 
 Nothing here decides a rule: every answer comes from :class:`emergo.Board`.
 """
@@ -52,7 +54,7 @@ from emergo.web.positions import (
     position_data,
 )
 from emergo.web.security import MAX_BODY, BodyTooLarge, Guard
-from emergo.web.store import Store
+from emergo.web.store import SCHEMA_HEAD, Store
 
 STATIC = Path(__file__).with_name("static")
 log = logging.getLogger("emergo.web")
@@ -77,6 +79,14 @@ async def index(request: Request) -> Response:
 
 async def health(request: Request) -> Response:
     return JSONResponse({"ok": True})
+
+
+async def store_info(request: Request) -> Response:
+    """``{"schema": "0002", "head": "0002"}``: the store's schema version (null without a
+    store) and the newest one this server knows."""
+    store: Store | None = request.app.state.store
+    schema = await asyncio.to_thread(store.schema_version) if store is not None else None
+    return JSONResponse({"schema": schema, "head": SCHEMA_HEAD})
 
 
 async def api_geometry(request: Request) -> Response:
@@ -467,7 +477,7 @@ def create_app(
     ``hosts`` are extra host names the server answers to besides localhost (``--host``);
     ``player_factory(spec, variant)`` makes the players of live games (tests pass their own).
     """
-    from emergo.web import games
+    from emergo.web import games, studies
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -478,6 +488,7 @@ def create_app(
     routes = [
         Route("/", index),
         Route("/api/health", health),
+        Route("/api/store", store_info),
         Route("/api/geometry", api_geometry),
         Route("/api/position", api_position, methods=["GET", "POST"]),
         Route("/api/move", api_move, methods=["POST"]),
@@ -489,6 +500,7 @@ def create_app(
         WebSocketRoute("/ws/analyse", ws_analyse),
         WebSocketRoute("/ws/review", ws_review),
         *games.routes(),
+        *studies.routes(),
         Mount("/static", app=StaticFiles(directory=STATIC), name="static"),
     ]
     app = Starlette(

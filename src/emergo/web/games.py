@@ -33,7 +33,7 @@ from starlette.routing import BaseRoute, Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from emergo import record
-from emergo.board import BLACK, WHITE, Board, Color, Outcome, Termination
+from emergo.board import BLACK, WHITE, Board, Color, Move, Outcome, Termination
 from emergo.game import (
     ClockTick,
     Computer,
@@ -52,6 +52,7 @@ from emergo.game import (
     TimeControl,
 )
 from emergo.search import Limit, Searcher
+from emergo.web import timing
 from emergo.web.analysis import info_data
 from emergo.web.inputs import body_json
 from emergo.web.positions import (
@@ -147,6 +148,14 @@ def _time_control_of(saved: JSON) -> TimeControl | None:
         return None
 
 
+def _clocks_of(saved: JSON) -> tuple[float, float] | None:
+    """The clocks stored with a saved game's last move (None: full clocks, or no clock)."""
+    clocks = saved.get("clocks")
+    if not clocks:
+        return None
+    return float(clocks["white"]), float(clocks["black"])
+
+
 def backend_for(variant: str) -> str:
     """The search backend for ``variant``: the C kernel when it plays it, else Python."""
     try:
@@ -194,7 +203,9 @@ class LiveGame:
         outcome: Outcome | None = None,
         factory: PlayerFactory = make_player,
         time_control: TimeControl | None = None,
+        clocks: tuple[float, float] | None = None,
     ) -> None:
+        """``clocks``: the seconds left (white, black) to resume with (the store's)."""
         self.id = game_id
         self.time_control = time_control
         self.store = store
@@ -202,7 +213,7 @@ class LiveGame:
         self.specs = specs
         self.factory = factory
         self.clients: set[WebSocket] = set()
-        self.queue: asyncio.Queue[tuple[JSON, bool] | None] = asyncio.Queue()
+        self.queue: asyncio.Queue[tuple[JSON, bool, timing.Trace | None] | None] = asyncio.Queue()
         self.pump = loop.create_task(self._pump())
         self.restarts = 0
         self.failed: str | None = None
@@ -217,7 +228,8 @@ class LiveGame:
         self.stored_board = board.copy()
         self.stored_outcome = outcome
         self.stored_version = base
-        self.game = self._new_game(board, outcome)
+        self._view: tuple[JSON, JSON] | None = None  # (position_data, line_data) of the stored
+        self.game = self._new_game(board, outcome, clocks if time_control else None)
         self.watchdog = loop.create_task(self._watch())
 
     # the game and its replacement
@@ -281,6 +293,7 @@ class LiveGame:
         with self._stored_lock:
             board, outcome = self.stored_board.copy(), self.stored_outcome
             self.base = self.stored_version = self.stored_version + 1
+            self._view = None
         if self.closed:
             return
         if self.restarts >= MAX_RESTARTS:
@@ -305,11 +318,15 @@ class LiveGame:
         version = self.base + getattr(event, "version", 0)
         try:
             if isinstance(event, MovePlayed):
-                self.store.add_move(self.id, event.ply, event.text, version=version)
+                timing.mark("play")
+                self.store.add_move(
+                    self.id, event.ply, event.text, version=version, clocks=event.clocks
+                )
+                timing.mark("store")
                 self.plies = event.ply
             elif isinstance(event, TakenBack):
                 self.plies -= len(event.moves)
-                self.store.take_back(self.id, self.plies, version=version)
+                self.store.take_back(self.id, self.plies, version=version, clocks=event.clocks)
             elif isinstance(event, GameOver):
                 outcome = event.outcome
                 self.store.finish_game(
@@ -333,6 +350,7 @@ class LiveGame:
                 elif isinstance(event, GameOver):
                     self.stored_outcome = event.outcome
                 self.stored_version = max(self.stored_version, version)
+                self._view = None
         message: JSON = {"type": "event", "event": type(event).__name__}
         if isinstance(event, MovePlayed):
             message.update(ply=event.ply, text=event.text, color=color_name(event.color))
@@ -354,10 +372,11 @@ class LiveGame:
             self.loop.call_soon_threadsafe(self._replace_soon, event.message, self.game)
             return
         self.analysis = None
-        self._send(message, True)
+        self._send(message, True, timing.current.get() if isinstance(event, MovePlayed) else None)
 
-    def _send(self, message: JSON, with_state: bool) -> None:
-        self.loop.call_soon_threadsafe(self.queue.put_nowait, (message, with_state))
+    def _send(self, message: JSON, with_state: bool, trace: timing.Trace | None = None) -> None:
+        item = (message, with_state, trace)
+        self.loop.call_soon_threadsafe(self.queue.put_nowait, item)
 
     def _replace_soon(self, why: str, failed: Game) -> None:
         self.loop.create_task(asyncio.to_thread(self.replace_engine, why, failed))
@@ -368,15 +387,24 @@ class LiveGame:
     async def _pump(self) -> None:
         """Send the queued messages, in order, each with the state of that moment if asked."""
         while (item := await self.queue.get()) is not None:
-            message, with_state = item
-            state = self.state() if with_state else None
+            message, with_state, trace = item
+            if trace is not None:
+                trace.mark("to_loop")
+            # encoded once for every client
+            texts = [_encode(message)]
+            if with_state:
+                texts.append(_encode(self.state()))
+            if trace is not None:
+                trace.mark("state")
             for ws in list(self.clients):
                 try:
-                    await ws.send_json(message)
-                    if state is not None:
-                        await ws.send_json(state)
+                    for text in texts:
+                        await ws.send_text(text)
                 except Exception:
                     self.clients.discard(ws)
+            if trace is not None:
+                trace.mark("send")
+                trace.done()
 
     async def _watch(self) -> None:
         """Replace an engine that thinks far beyond its limit (a hung process)."""
@@ -406,11 +434,15 @@ class LiveGame:
         game = self.game
         with self._stored_lock:
             version = self.stored_version
-            board = self.stored_board.copy()
             outcome = self.stored_outcome
+            if self._view is None:  # once per stored change, however many clients ask
+                board = self.stored_board
+                self._view = (position_data(board), line_data(board))
+            position, line = self._view
+            turn = self.stored_board.turn
         thinking = game.thinking and outcome is None
         offer = game.draw_offer
-        data = position_data(board)
+        data = dict(position)  # the cached view is shared: change a copy
         if outcome is not None and data["outcome"] is None:  # resignation, agreement, time
             data["outcome"] = {
                 "result": outcome.result(),
@@ -434,11 +466,11 @@ class LiveGame:
             "restarts": self.restarts,
             "failed": self.failed,
             "state": data,
-            "line": line_data(board),
-            "clock": self.clock_data(game, outcome is None and data["outcome"] is None, board),
+            "line": line,
+            "clock": self.clock_data(game, outcome is None and data["outcome"] is None, turn),
         }
 
-    def clock_data(self, game: Game, running: bool, board: Board) -> JSON | None:
+    def clock_data(self, game: Game, running: bool, turn: Color) -> JSON | None:
         """The clocks now: seconds left each, the one running (the side to move's), the control."""
         tc = self.time_control
         if tc is None:
@@ -450,7 +482,7 @@ class LiveGame:
             "base": tc.base,
             "increment": tc.increment,
             **{name: round(value, 3) for name, value in left.items()},
-            "running": color_name(board.turn) if running and game.started else None,
+            "running": color_name(turn) if running and game.started else None,
         }
 
     def close(self) -> None:
@@ -464,6 +496,11 @@ class LiveGame:
     def _stop_tasks(self) -> None:
         self.queue.put_nowait(None)
         self.watchdog.cancel()
+
+
+def _encode(message: JSON) -> str:
+    """A message as the WebSocket's text (as Starlette's ``send_json`` writes it)."""
+    return json.dumps(message, separators=(",", ":"), ensure_ascii=False)
 
 
 def _outcome_of_saved(saved: JSON, board: Board) -> Outcome | None:
@@ -545,6 +582,7 @@ async def resume(app: Any, game_id: int) -> LiveGame:
             outcome=outcome,
             factory=factory,
             time_control=_time_control_of(saved),
+            clocks=_clocks_of(saved),
         )
 
     live = lives.get(game_id)  # another request may have resumed it meanwhile
@@ -692,7 +730,12 @@ async def command(live: LiveGame, data: Any) -> JSON | None:
             names = data.get("names", "oblique")
             if names not in ("oblique", "checker"):
                 raise RequestError("names must be oblique or checker")
-            move = await asyncio.to_thread(game.play, text.strip(), by=side, names=names)
+
+            def play() -> Move:
+                timing.mark("to_thread")
+                return game.play(text.strip(), by=side, names=names)
+
+            move = await asyncio.to_thread(play)
             return {"type": "played", "text": str(move)}
         if kind == "takeback":
             taken = await asyncio.to_thread(game.takeback, by=side)
@@ -767,6 +810,8 @@ async def ws_game(ws: WebSocket) -> None:
                 if len(raw) > MAX_BODY:
                     raise RequestError("message too large", 413)
                 data = json.loads(raw)
+                is_move = isinstance(data, dict) and data.get("type") == "move"
+                timing.current.set(timing.begin() if is_move else None)
                 answer = await command(live, data) or {"type": "ok", "command": data["type"]}
                 if "id" in data:
                     answer["id"] = data["id"]

@@ -9,6 +9,8 @@ their canonical oblique names; each square also carries its checkerboard name an
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from typing import Any
 
 from emergo.board import COLOR_NAMES, Board, Color, Move, MoveKind
@@ -115,7 +117,9 @@ def geometry_data(geo: Geometry) -> JSON:
 
 
 def move_data(board: Board, move: Move) -> JSON:
-    """A move as JSON: kind, route of squares (oblique names), both texts, men taken/entered."""
+    """A move as JSON: kind, route of squares (oblique names), both texts, men taken/entered.
+
+    Only ``board``'s geometry matters: any position of the game will do."""
     geo = board.geometry
     return {
         "kind": move.kind.value,
@@ -127,8 +131,9 @@ def move_data(board: Board, move: Move) -> JSON:
     }
 
 
-def _phase(board: Board) -> str:
-    if board.outcome() is not None:
+def _phase_of_play(board: Board) -> str:
+    """The phase as the position shows it (``over`` when no move is left, R18, R19a)."""
+    if not board.moves():
         return "over"
     if board.is_capturing():
         return "capture"
@@ -141,13 +146,38 @@ def _explain(board: Board, move: Move) -> JSON:
     return {"oblique": board.explain(move), "checker": board.explain(move, _checker(board))}
 
 
-def position_data(board: Board) -> JSON:
-    """Everything the page needs to draw ``board`` and take a move in it."""
+POSITION_CACHE = 2048
+"""Positions whose legal-move data is kept (each a few kB): the recent ones of every game."""
+
+_cache: OrderedDict[tuple[str, str], JSON] = OrderedDict()
+_cache_lock = threading.Lock()
+
+
+def _position_part(board: Board) -> JSON:
+    """What depends on the position alone (R22 string): pieces, hands, the legal moves with their
+    texts, the reasons squares cannot be entered.  Computed once per position (an LRU cache:
+    a move's state, a reload, a second tab, stepping back through a game all meet it again);
+    the dicts are shared, so callers must not change them (they copy the top level)."""
+    key = (board.variant, board.position())
+    with _cache_lock:
+        part = _cache.get(key)
+        if part is not None:
+            _cache.move_to_end(key)
+            return part
+    part = _compute_position_part(board, key[1])
+    with _cache_lock:
+        _cache[key] = part
+        if len(_cache) > POSITION_CACHE:
+            _cache.popitem(last=False)
+    return part
+
+
+def _compute_position_part(board: Board, position: str) -> JSON:
     geo = board.geometry
     name = geo.square_name
     turn = board.turn
     moves = board.moves()
-    phase = _phase(board)
+    phase = _phase_of_play(board)
     pieces = {
         name(sq): {"owner": color_name(st.owner), "caps": st.caps, "prisoners": st.prisoners}
         for sq, st in board.stacks().items()
@@ -160,11 +190,8 @@ def position_data(board: Board) -> JSON:
         for sq in geo.squares:
             if sq not in legal and board.stack(sq) is None:
                 forbidden[name(sq)] = _explain(board, Move.enter(sq, size))
-    outcome = board.outcome()
-    last = board.move_stack[-1] if board.move_stack else None
-    required = _required(board) if phase == "capture" else ""
     return {
-        "position": board.position(),
+        "position": position,
         "variant": board.variant,
         "turn": color_name(turn),
         "hands": {"white": board.hand(True), "black": board.hand(False)},
@@ -172,23 +199,32 @@ def position_data(board: Board) -> JSON:
         "shadow": board.hand(turn) > 0 and board.entry_size() > 1,
         "attacked": board.is_attacked(),
         "phase": phase,
-        "required": required,
+        "required": _required(board) if phase == "capture" else "",
         "pieces": pieces,
         "moves": [move_data(board, m) for m in moves],
         "forbidden": forbidden,
-        "lastMove": move_data(board, last) if last is not None else None,
-        "outcome": (
-            {
-                "result": outcome.result(),
-                "termination": outcome.termination.value,
-                "reason": outcome.reason(),
-                "winner": None if outcome.winner is None else color_name(outcome.winner),
-            }
-            if outcome is not None
-            else None
-        ),
-        "ply": len(board.move_stack),
     }
+
+
+def position_data(board: Board) -> JSON:
+    """Everything the page needs to draw ``board`` and take a move in it."""
+    data = dict(_position_part(board))
+    outcome = board.outcome()  # the history counts too: a third repetition ends the game (R19b)
+    if outcome is not None:
+        data.update(phase="over", required="", forbidden={})
+    data["lastMove"] = move_data(board, board.move_stack[-1]) if board.move_stack else None
+    data["outcome"] = (
+        {
+            "result": outcome.result(),
+            "termination": outcome.termination.value,
+            "reason": outcome.reason(),
+            "winner": None if outcome.winner is None else color_name(outcome.winner),
+        }
+        if outcome is not None
+        else None
+    )
+    data["ply"] = len(board.move_stack)
+    return data
 
 
 def _required(board: Board) -> str:
@@ -201,10 +237,8 @@ def _required(board: Board) -> str:
 
 
 def line_data(board: Board) -> JSON:
-    """A board's whole line from its root: the start position and each move's texts."""
+    """A board's whole line from its root: the start position and each move's texts (a move's
+    data needs the board's geometry only, so the line is not replayed)."""
     root = board.root()
-    moves = []
-    for move in board.move_stack:
-        moves.append(move_data(root, move))
-        root.push(move)
-    return {"start": board.root().position(), "turn": color_name(board.root().turn), "moves": moves}
+    moves = [move_data(board, move) for move in board.move_stack]
+    return {"start": root.position(), "turn": color_name(root.turn), "moves": moves}

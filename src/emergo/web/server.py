@@ -66,6 +66,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         import uvicorn
 
+        from emergo.web import timing
         from emergo.web.app import create_app
         from emergo.web.store import Store, url_of
     except ImportError as e:
@@ -97,6 +98,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         server_header=False,
     )
     server = uvicorn.Server(config)
+    timing.install()
 
     def announce() -> None:
         while not server.started and not server.should_exit:

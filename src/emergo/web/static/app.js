@@ -113,6 +113,7 @@ function follow(node) {
 
 /** A new tree holding one line. @param {string} start @param {"white"|"black"} turn @param {MoveInfo[]} moves */
 function setLine(start, turn, moves) {
+  forgetStudy();
   root = newNode(null, null);
   let n = root;
   for (const move of moves) {
@@ -123,6 +124,103 @@ function setLine(start, turn, moves) {
   line.start = start;
   line.firstTurn = turn;
   follow(root);
+}
+
+// --- the study: the tree kept on the server (/api/studies), saved as it is edited -----------------
+
+/** The study the tree is saved as (`?study=` in the URL); null until the first edit. @type {number|null} */
+let studyId = null;
+let studyEpoch = 0;
+let saveTimer = 0;
+let saving = false;
+let saveAgain = false;
+
+/** @param {string} state pending, saving, saved or error (the tests wait for "saved") */
+function studyState(state) {
+  document.documentElement.dataset.study = state;
+}
+
+/** The tree as the server takes it: the root's children, move texts only. @param {TreeNode} node @returns {any[]} */
+function treeJson(node) {
+  return node.children.map((c) => ({move: /** @type {MoveInfo} */ (c.move).text, children: treeJson(c)}));
+}
+
+/** A new tree: the study on the page is no longer the one shown (its saved copy stays). */
+function forgetStudy() {
+  studyEpoch++;
+  clearTimeout(saveTimer);
+  if (studyId === null) return;
+  studyId = null;
+  const url = new URL(location.href);
+  if (url.searchParams.has("study")) {
+    url.searchParams.delete("study");
+    history.replaceState(null, "", url);
+  }
+}
+
+/** The tree was edited: save it soon (one save for a burst of edits). */
+function treeChanged() {
+  if (game || (studyId === null && !root.children.length)) return;
+  studyState("pending");
+  clearTimeout(saveTimer);
+  saveTimer = setTimeout(saveStudy, 400);
+}
+
+async function saveStudy() {
+  if (saving) {
+    saveAgain = true;
+    return;
+  }
+  saving = true;
+  const epoch = studyEpoch;
+  studyState("saving");
+  try {
+    const body = {start: line.start, tree: treeJson(root)};
+    if (studyId === null) {
+      const data = await api("/api/studies", body);
+      if (epoch === studyEpoch) {
+        studyId = data.id;
+        const url = new URL(location.href);
+        url.search = `?study=${data.id}`;
+        history.replaceState(null, "", url);
+        setTimeout(refreshGames, 0);
+      }
+    } else {
+      await api(`/api/studies/${studyId}`, body, "PUT");
+    }
+    studyState("saved");
+  } catch (e) {
+    studyState("error");
+    say(`the study is not saved: ${e instanceof Error ? e.message : String(e)}`);
+  } finally {
+    saving = false;
+    if (saveAgain) {
+      saveAgain = false;
+      if (epoch === studyEpoch) saveStudy();
+    }
+  }
+}
+
+/** Open a saved study: its start, its tree, the end of its main line. @param {number} id */
+async function openStudy(id) {
+  const data = await api(`/api/studies/${id}`);
+  await load(data.start, [], 0);
+  /** @param {TreeNode} parent @param {any[]} nodes */
+  const grow = (parent, nodes) => {
+    for (const n of nodes) {
+      const child = newNode(parent, n.move);
+      parent.children.push(child);
+      grow(child, n.children);
+    }
+  };
+  grow(root, data.tree);
+  studyId = id;
+  const url = new URL(location.href);
+  url.search = `?study=${id}`;
+  history.replaceState(null, "", url);
+  follow(root);
+  await goto(line.moves.length);
+  studyState("saved");
 }
 
 /** The moves from the root to `node`, as texts. @param {TreeNode} node */
@@ -246,6 +344,7 @@ async function play(text, names) {
     requestId++;
     say("");
     show(data, true);
+    treeChanged();
     if (analysing) startAnalysis();
     return true;
   } catch (e) {
@@ -271,6 +370,7 @@ async function addLine(node, moves) {
     n = child;
   }
   follow(n);
+  treeChanged();
   await gotoNode(n, true);
 }
 
@@ -294,6 +394,7 @@ function promoteVariation() {
   say("");
   follow(here());
   drawMoves();
+  treeChanged();
 }
 
 /** Delete the node shown and every move after it. */
@@ -306,6 +407,7 @@ function deleteVariation() {
   say("");
   const parent = node.parent;
   follow(parent);
+  treeChanged();
   gotoNode(parent);
 }
 
@@ -836,12 +938,14 @@ async function newGame() {
 // --- saved games ---------------------------------------------------------------------------------
 
 async function refreshGames() {
+  const studies = api("/api/studies").catch(() => ({studies: []}));
   let data;
   try {
     data = await api("/api/games");
   } catch {
     return;
   }
+  const saved = await studies; // both answers first: the list is drawn at once
   const list = $("games");
   list.replaceChildren();
   for (const g of data.games) {
@@ -870,6 +974,38 @@ async function refreshGames() {
     button("Delete", async () => {
       if (game && game.id === g.id) leaveGame();
       await api(`/api/games/${g.id}`, undefined, "DELETE").catch(() => {});
+      refreshGames();
+    });
+    list.appendChild(li);
+  }
+  drawStudies(list, saved.studies);
+}
+
+/** The saved studies, after the games in the list. @param {HTMLElement} list @param {any[]} studies */
+function drawStudies(list, studies) {
+  for (const st of studies) {
+    const li = document.createElement("li");
+    li.dataset.study = String(st.id);
+    const what = document.createElement("span");
+    what.className = "what";
+    what.textContent = `Study #${st.id} · ${st.variant} · ${st.nodes} ${st.nodes === 1 ? "move" : "moves"}`;
+    li.appendChild(what);
+    /** @param {string} label @param {() => void} action */
+    const button = (label, action) => {
+      const b = document.createElement("button");
+      b.type = "button";
+      b.className = "small";
+      b.textContent = label;
+      b.addEventListener("click", action);
+      li.appendChild(b);
+    };
+    button("Open", async () => {
+      if (game) leaveGame();
+      await openStudy(st.id).catch((e) => say(e.message));
+    });
+    button("Delete", async () => {
+      if (studyId === st.id) forgetStudy();
+      await api(`/api/studies/${st.id}`, undefined, "DELETE").catch(() => {});
       refreshGames();
     });
     list.appendChild(li);
@@ -1175,6 +1311,17 @@ async function main() {
   if (params.has("animation")) settings.animation = params.get("animation") === "1";
   applySettings();
   setTimeout(refreshGames, 0); // after the first board: it does not compete with it
+  if (params.get("study")) {
+    try {
+      await first;
+      await openStudy(Number(params.get("study")));
+      performance.mark("emergo-board-drawn");
+      document.documentElement.dataset.ready = "1";
+      return;
+    } catch (e) {
+      say(`study ${params.get("study")}: ${e instanceof Error ? e.message : String(e)}`);
+    }
+  }
   if (params.get("game")) {
     joinGame(Number(params.get("game")));
     await new Promise((resolve) => { readyWaiters.push(resolve); });
