@@ -16,6 +16,8 @@ import pytest
 
 pytest.importorskip("starlette")
 
+from starlette.testclient import TestClient
+
 from emergo.web.app import create_app
 from emergo.web.store import Store
 
@@ -114,3 +116,12 @@ def centre(locator: Any, timeout: float = 5.0) -> tuple[float, float]:
         if time.monotonic() > deadline:
             raise AssertionError(f"{locator} is never laid out on the page")
         time.sleep(0.02)
+
+
+@pytest.fixture
+def app_client(tmp_path: Path) -> Iterator[tuple[Any, Store]]:
+    """The app in process on a fresh store: (a TestClient, the store), for API tests."""
+    store = Store.open(f"sqlite:///{tmp_path / 'db.sqlite3'}")
+    with TestClient(create_app(store), base_url="http://127.0.0.1:8765") as c:
+        yield c, store
+    store.close()

@@ -11,7 +11,6 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -35,14 +34,6 @@ HOT_SEAT = {"white": {"kind": "human", "name": "Ann"}, "black": {"kind": "human"
 SEVEN = "7x7 w 8/8"
 
 
-@pytest.fixture
-def client(tmp_path: Path) -> Iterator[tuple[TestClient, Store]]:
-    store = Store.open(f"sqlite:///{tmp_path / 'db.sqlite3'}")
-    with TestClient(create_app(store), base_url="http://127.0.0.1:8765") as c:
-        yield c, store
-    store.close()
-
-
 def receive(ws: Any, kind: str) -> dict[str, Any]:
     """The next message of type ``kind`` (events and other messages before it are skipped)."""
     while (message := ws.receive_json())["type"] != kind:
@@ -58,9 +49,9 @@ def state_at(ws: Any, version: int) -> dict[str, Any]:
 
 
 def test_hot_seat_game_is_stored_before_it_is_acknowledged(
-    client: tuple[TestClient, Store],
+    app_client: tuple[TestClient, Store],
 ) -> None:
-    c, store = client
+    c, store = app_client
     r = c.post("/api/games", json=HOT_SEAT)
     assert r.status_code == 200, r.text
     game_id = r.json()["id"]
@@ -100,9 +91,9 @@ def test_hot_seat_game_is_stored_before_it_is_acknowledged(
 
 
 def test_http_commands_refuse_out_of_turn_and_stale_requests(
-    client: tuple[TestClient, Store],
+    app_client: tuple[TestClient, Store],
 ) -> None:
-    c, store = client
+    c, store = app_client
     game_id = c.post("/api/games", json={**HOT_SEAT, "pos": SEVEN}).json()["id"]
     r = c.post(f"/api/games/{game_id}/move", json={"text": "d4", "by": "black"})
     assert r.status_code == 409 and "not Black's turn" in r.json()["error"]
@@ -121,8 +112,8 @@ def test_http_commands_refuse_out_of_turn_and_stale_requests(
     assert c.post("/api/games/x/move", json={"text": "d4"}).status_code == 404
 
 
-def test_bad_game_requests(client: tuple[TestClient, Store]) -> None:
-    c, _ = client
+def test_bad_game_requests(app_client: tuple[TestClient, Store]) -> None:
+    c, _ = app_client
     for body in (
         {"white": {"kind": "robot"}},
         {"white": {"kind": "engine", "level": 99}},
@@ -142,8 +133,8 @@ def test_bad_game_requests(client: tuple[TestClient, Store]) -> None:
         assert ws.receive_json()["type"] == "error"
 
 
-def test_fuzzed_websocket_messages_change_nothing(client: tuple[TestClient, Store]) -> None:
-    c, store = client
+def test_fuzzed_websocket_messages_change_nothing(app_client: tuple[TestClient, Store]) -> None:
+    c, store = app_client
     game_id = c.post("/api/games", json={**HOT_SEAT, "pos": SEVEN}).json()["id"]
     rng = random.Random(11)
     junk: list[Any] = [
@@ -176,8 +167,8 @@ def test_fuzzed_websocket_messages_change_nothing(client: tuple[TestClient, Stor
     assert saved["version"] == len(saved["moves"])
 
 
-def test_against_the_engine_at_level_1(client: tuple[TestClient, Store]) -> None:
-    c, store = client
+def test_against_the_engine_at_level_1(app_client: tuple[TestClient, Store]) -> None:
+    c, store = app_client
     r = c.post(
         "/api/games", json={"pos": SEVEN, "white": {"kind": "engine", "level": 1}, "black": {}}
     )

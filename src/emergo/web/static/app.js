@@ -955,15 +955,8 @@ async function refreshGames() {
     what.className = "what";
     what.textContent = `#${g.id} ${g.white} vs ${g.black} · ${g.variant} · ${g.result === "*" ? "in progress" : g.result}`;
     li.appendChild(what);
-    /** @param {string} label @param {() => void} action */
-    const button = (label, action) => {
-      const b = document.createElement("button");
-      b.type = "button";
-      b.className = "small";
-      b.textContent = label;
-      b.addEventListener("click", action);
-      li.appendChild(b);
-    };
+    const button = (/** @type {string} */ label, /** @type {() => void} */ action) =>
+      li.appendChild(smallButton(label, action));
     button(g.result === "*" ? "Resume" : "Open", () => joinGame(g.id));
     button("Replay", () => replayGame(g.id));
     const a = document.createElement("a");
@@ -981,6 +974,16 @@ async function refreshGames() {
   drawStudies(list, saved.studies);
 }
 
+/** A small button of the saved-games list. @param {string} label @param {() => void} action */
+function smallButton(label, action) {
+  const b = document.createElement("button");
+  b.type = "button";
+  b.className = "small";
+  b.textContent = label;
+  b.addEventListener("click", action);
+  return b;
+}
+
 /** The saved studies, after the games in the list. @param {HTMLElement} list @param {any[]} studies */
 function drawStudies(list, studies) {
   for (const st of studies) {
@@ -990,15 +993,8 @@ function drawStudies(list, studies) {
     what.className = "what";
     what.textContent = `Study #${st.id} · ${st.variant} · ${st.nodes} ${st.nodes === 1 ? "move" : "moves"}`;
     li.appendChild(what);
-    /** @param {string} label @param {() => void} action */
-    const button = (label, action) => {
-      const b = document.createElement("button");
-      b.type = "button";
-      b.className = "small";
-      b.textContent = label;
-      b.addEventListener("click", action);
-      li.appendChild(b);
-    };
+    const button = (/** @type {string} */ label, /** @type {() => void} */ action) =>
+      li.appendChild(smallButton(label, action));
     button("Open", async () => {
       if (game) leaveGame();
       await openStudy(st.id).catch((e) => say(e.message));
