@@ -134,6 +134,8 @@ let studyEpoch = 0;
 let saveTimer = 0;
 let saving = false;
 let saveAgain = false;
+/** Edits made so far: "saved" only when the last save carried the latest one. */
+let edits = 0;
 
 /** @param {string} state pending, saving, saved or error (the tests wait for "saved") */
 function studyState(state) {
@@ -161,6 +163,7 @@ function forgetStudy() {
 /** The tree was edited: save it soon (one save for a burst of edits). */
 function treeChanged() {
   if (game || (studyId === null && !root.children.length)) return;
+  edits++;
   studyState("pending");
   clearTimeout(saveTimer);
   saveTimer = setTimeout(saveStudy, 400);
@@ -173,6 +176,7 @@ async function saveStudy() {
   }
   saving = true;
   const epoch = studyEpoch;
+  const sent = edits;
   studyState("saving");
   try {
     const body = {start: line.start, tree: treeJson(root)};
@@ -188,7 +192,7 @@ async function saveStudy() {
     } else {
       await api(`/api/studies/${studyId}`, body, "PUT");
     }
-    studyState("saved");
+    studyState(edits === sent ? "saved" : "pending");
   } catch (e) {
     studyState("error");
     say(`the study is not saved: ${e instanceof Error ? e.message : String(e)}`);
