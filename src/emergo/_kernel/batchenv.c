@@ -373,14 +373,13 @@ static void planes_of(const benv_t *e, const benv_game_t *b, int me, pos_t *afte
     }
 }
 
-/* Every plane of game b for colour me into o. */
+/* Every plane of game b for colour me into o (s->p may point to *after). */
 static void write_obs_full(const benv_t *e, const benv_game_t *b, int me, void *o,
-                           seen_planes_t *s)
+                           seen_planes_t *s, pos_t *after)
 {
-    pos_t after;
     size_t c = e->cells;
     int u8 = e->obs_u8;
-    planes_of(e, b, me, &after, s);
+    planes_of(e, b, me, after, s);
     const pos_t *p = s->p;
     if (u8) {
         memcpy(o, e->board, c); /* BOARD */
@@ -407,10 +406,10 @@ static void write_obs_tracked(const benv_t *e, benv_game_t *b, void *o)
 {
     int me = b->pos.turn;
     seen_planes_t s;
+    pos_t after;
     if (b->epoch != e->epoch) {
-        write_obs_full(e, b, me, o, &s);
+        write_obs_full(e, b, me, o, &s, &after);
     } else {
-        pos_t after;
         size_t c = e->cells;
         int u8 = e->obs_u8;
         planes_of(e, b, me, &after, &s);
@@ -856,6 +855,7 @@ void benv_observe(benv_t *e, int color, void *obs)
         e->inc_obs = NULL; /* its planes change under the games' records */
     for (size_t i = 0; i < e->n; i++) {
         seen_planes_t s;
-        write_obs_full(e, &e->games[i], color, (char *)obs + i * obs_bytes(e), &s);
+        pos_t after;
+        write_obs_full(e, &e->games[i], color, (char *)obs + i * obs_bytes(e), &s, &after);
     }
 }
