@@ -715,7 +715,7 @@ class BatchEnv:
         self._c.bind(*buffers, self._actions)
         # The C side writes the planes incrementally (only what changed since the last step):
         # the caller sees read-only views, so the buffers hold exactly what C wrote.
-        views = []
+        views: list[Any] = []
         for buffer in buffers:
             view = buffer.view()
             view.flags.writeable = False
