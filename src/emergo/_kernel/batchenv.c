@@ -31,45 +31,54 @@ static inline int choosing_hops(const benv_game_t *b)
 
 /* --- a game: moves, history, status ------------------------------------------------------ */
 
-/* Room for keys[need] and undo[need - 1].  -1 out of memory. */
-static int hist_reserve(benv_game_t *b, uint32_t need)
+/* Room for n more elements of size `size` in *buf (*cap elements, *len used).  -1 out of
+ * memory. */
+static int reserve(void **buf, uint32_t *cap, uint32_t len, uint32_t n, size_t size)
 {
-    if (need < b->hcap)
+    if (len + n <= *cap)
         return 0;
-    uint32_t cap = b->hcap ? b->hcap : HIST_START;
-    while (cap <= need)
-        cap *= 2;
-    uint64_t *keys = realloc(b->keys, cap * sizeof *keys);
-    if (!keys)
+    uint32_t c = *cap ? *cap : HIST_START;
+    while (c < len + n)
+        c *= 2;
+    void *p = realloc(*buf, c * size);
+    if (!p)
         return -1;
-    b->keys = keys;
-    undo_t *undo = realloc(b->undo, cap * sizeof *undo);
-    if (!undo)
-        return -1;
-    b->undo = undo;
-    b->hcap = cap;
+    *buf = p;
+    *cap = c;
     return 0;
 }
 
 static inline bb_t seen_bit(uint64_t key) { return BB1(key >> 57); }
 
 /* Make a move, keeping the history of R19b (what game_play of playout.c keeps, less every
- * position before the last irreversible move: none of them can recur).  -1 out of memory. */
+ * position before the last irreversible move: none of them can recur).  The undo record of a
+ * move is kept compact: its saved squares (4 bytes each), the hands, their count (so that
+ * the records can be walked back from the end).  -1 out of memory. */
 static int play(benv_game_t *b, const move_t *m)
 {
-    if (hist_reserve(b, b->hn + 2) < 0)
-        return -1;
-    undo_t *u = &b->undo[b->hn];
-    b->seen |= seen_bit(b->pos.key);
-    pos_make(&b->pos, m, u);
+    undo_t u;
+    uint64_t before = b->pos.key;
+    pos_make(&b->pos, m, &u);
     b->ply++;
-    if (pos_irreversible(&b->pos, u)) {
+    if (pos_irreversible(&b->pos, &u)) {
         b->hn = 0;
+        b->ulen = 0;
         b->seen = 0;
-    } else {
-        b->hn++;
+        b->keys[0] = b->pos.key;
+        return 0;
     }
-    b->keys[b->hn] = b->pos.key;
+    uint32_t bytes = 3 + 4 * (uint32_t)u.n;
+    if (reserve((void **)&b->keys, &b->hcap, b->hn + 1, 1, sizeof *b->keys) < 0 ||
+        reserve((void **)&b->undo, &b->ucap, b->ulen, bytes, 1) < 0)
+        return -1;
+    uint8_t *r = b->undo + b->ulen;
+    memcpy(r, u.save, 4 * (size_t)u.n);
+    r[4 * u.n] = u.hand[0];
+    r[4 * u.n + 1] = u.hand[1];
+    r[4 * u.n + 2] = u.n;
+    b->ulen += bytes;
+    b->seen |= seen_bit(before);
+    b->keys[++b->hn] = b->pos.key;
     return 0;
 }
 
@@ -89,8 +98,16 @@ static int repetitions(const benv_game_t *b)
     /* A key match is confirmed on the exact position, walking back over the undo records. */
     pos_t s = b->pos;
     int count = 1;
+    uint32_t at = b->ulen;
     for (uint32_t j = t; j > 0 && candidates; j--) {
-        pos_unmake(&s, &b->undo[j - 1]);
+        undo_t u;
+        u.n = b->undo[at - 1];
+        at -= 3 + 4 * (uint32_t)u.n;
+        memcpy(u.save, b->undo + at, 4 * (size_t)u.n);
+        u.hand[0] = b->undo[at + 4 * u.n];
+        u.hand[1] = b->undo[at + 4 * u.n + 1];
+        u.key = b->keys[j - 1];
+        pos_unmake(&s, &u);
         uint32_t k = j - 1;
         if ((t - k) % 2 == 0 && b->keys[k] == key) {
             candidates--;
@@ -141,6 +158,7 @@ static int reset_game(const benv_t *e, benv_game_t *b)
     b->pos = e->root;
     b->ply = 0;
     b->hn = 0;
+    b->ulen = 0;
     b->seen = 0;
     b->keys[0] = e->root.key;
     return update_status(e, b);
@@ -506,7 +524,8 @@ int benv_init(benv_t *e, const pos_t *root, size_t n, uint64_t max_plies, const 
         rng_seed(&b->rng, seed + i);
     }
     for (size_t i = 0; i < n; i++) {
-        if (hist_reserve(&e->games[i], 1) < 0) {
+        benv_game_t *b = &e->games[i];
+        if (reserve((void **)&b->keys, &b->hcap, 0, 1, sizeof *b->keys) < 0) {
             benv_free(e);
             return -1;
         }

@@ -42,8 +42,12 @@
 #ifndef BENV_THREADS
 #define BENV_THREADS 2       /* the development machine has 2 cores (-DBENV_THREADS=n to change) */
 #endif
-#define BENV_THREAD_MIN 64   /* fewer games: the caller's thread alone (waking one costs more) */
+#ifndef BENV_THREAD_MIN
+#define BENV_THREAD_MIN 128  /* fewer games: the caller's thread alone (waking one costs more) */
+#endif
+#ifndef BENV_CHUNK
 #define BENV_CHUNK 16        /* games per unit of work a thread takes */
+#endif
 
 enum { BENV_RUNNING = 0, BENV_TERMINATED = 1, BENV_TRUNCATED = 2 };
 
@@ -52,11 +56,12 @@ typedef struct benv_game {
     moveset_t ms;               /* legal moves of pos (ms.routes: routes below) */
     uint64_t ply;               /* whole moves since the root */
     /* R19b: the positions since the last irreversible move (pos_irreversible): keys[0] is
-     * the first of them, keys[hn] the current one; undo[j] leads from keys[j] to keys[j+1].
-     * seen: a pre-filter, bit (key >> 57) of keys[0 .. hn-1]. */
+     * the first of them, keys[hn] the current one; undo holds the undo records of the hn
+     * moves between them, compact (ulen bytes, see play in batchenv.c).  seen: a
+     * pre-filter, bit (key >> 57) of keys[0 .. hn-1]. */
     uint64_t *keys;
-    undo_t *undo;
-    uint32_t hn, hcap;
+    uint8_t *undo;
+    uint32_t hn, hcap, ulen, ucap;
     bb_t seen;
     uint8_t route[K_MAXPATH];   /* capture in progress: start and landings so far */
     int8_t rlen;                /* squares in route (0: no capture in progress) */
