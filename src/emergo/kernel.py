@@ -664,7 +664,7 @@ class BatchEnv:
     observation (reward 0, both flags False) -- Gymnasium's "next-step" autoreset.
 
     The step runs without the GIL, on the caller's thread and a pool of worker threads (two
-    threads in all) from 64 games on.  ``compact=True`` gives the planes as ``uint8`` (the same
+    threads in all) from 128 games on.  ``compact=True`` gives the planes as ``uint8`` (the same
     values; 4 times fewer bytes) instead of ``float32``.  The arrays returned are read-only
     views of the environment's own buffers, overwritten by the next call: copy what you keep
     (the planes are written incrementally, only what changed, so nobody else may write
