@@ -117,8 +117,9 @@ def test_copy_or_views() -> None:
     views = EmergoVectorEnv(2, "7x7", copy=False, compact=True)
     first, _ = views.reset()
     assert first.dtype == np.uint8 and not first.flags.writeable
-    second, *_ = views.step(np.array([0, 1]))
+    second, *_, infos = views.step(np.array([0, 1]))
     assert np.shares_memory(first, second)  # the same buffer, overwritten
+    assert not infos["action_mask"].flags.writeable
 
 
 def test_a_root_that_is_over_is_refused() -> None:

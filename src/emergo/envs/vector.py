@@ -159,11 +159,11 @@ class EmergoSelfPlayEnv(gymnasium.Env[Planes, np.int64]):
 class EmergoVectorEnv(VectorEnv[Planes, npt.NDArray[np.int64], npt.NDArray[Any]]):
     """``num_envs`` self-play games stepped together in C (see the module docstring).
 
-    ``copy`` (default True, as Gymnasium's vector environments): the observation, reward and
-    flag arrays returned are new arrays; with ``copy=False`` they are read-only views of the
+    ``copy`` (default True, as Gymnasium's vector environments): the observations, flags and
+    info arrays returned are new arrays; with ``copy=False`` they are read-only views of the
     batch environment's buffers, overwritten by the next step (faster: nothing is copied,
-    and the planes are written incrementally; copy what you keep).  The ``infos`` arrays are
-    copies either way.  ``compact=True``: the planes as ``uint8`` (the same values).
+    and the planes are written incrementally; copy what you keep).  ``compact=True``: the
+    planes as ``uint8`` (the same values).
     """
 
     metadata = {  # noqa: RUF012 (Gymnasium reads a class attribute)
@@ -197,6 +197,7 @@ class EmergoVectorEnv(VectorEnv[Planes, npt.NDArray[np.int64], npt.NDArray[Any]]
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self.action_space = batch_space(self.single_action_space, num_envs)
         self._all = np.ones(num_envs, dtype=np.bool_)
+        self._all.flags.writeable = False
         self._rows = np.arange(num_envs)
 
     def _out(self, array: npt.NDArray[Any]) -> npt.NDArray[Any]:
@@ -204,10 +205,10 @@ class EmergoVectorEnv(VectorEnv[Planes, npt.NDArray[np.int64], npt.NDArray[Any]]
 
     def _infos(self) -> dict[str, Any]:
         return {
-            "action_mask": self.batch.mask.copy(),
-            "_action_mask": self._all.copy(),
-            "to_play": self.batch.to_play.copy(),
-            "_to_play": self._all.copy(),
+            "action_mask": self._out(self.batch.mask),
+            "_action_mask": self._out(self._all),
+            "to_play": self._out(self.batch.to_play),
+            "_to_play": self._out(self._all),
         }
 
     def reset(
