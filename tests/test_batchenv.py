@@ -236,3 +236,22 @@ def test_an_illegal_action_can_end_its_game() -> None:
     assert np.array_equal(obs[1:], before[1:]) and not np.array_equal(obs[0], before[0])
     obs, mask, rewards, terminated, _ = env.step(env.sample())  # the two restart
     assert not terminated.any() and np.array_equal(obs[1:], before[1:]) and mask[1:].any()
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork")
+def test_a_forked_child_steps_without_the_parents_threads() -> None:
+    """The worker threads stay in the parent: a child steps the batch on its own thread."""
+    env = BatchEnv(200, "7x7", seed=1)
+    env.reset()
+    env.rollout(20)  # the threads are running
+    expected = BatchEnv(200, "7x7", seed=1)
+    expected.reset()
+    expected.rollout(70)
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover (the child)
+        ok = env.rollout(50)[0] == 50 and np.array_equal(env.obs, expected.obs)
+        del env
+        os._exit(0 if ok else 1)
+    _, status = os.waitpid(pid, 0)
+    assert os.waitstatus_to_exitcode(status) == 0
+    assert env.rollout(50)[0] == 50 and np.array_equal(env.obs, expected.obs)

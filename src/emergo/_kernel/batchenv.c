@@ -6,6 +6,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #ifdef EMERGO_SMALL_BUFFERS
 #define HIST_START 2 /* the sanitizer build grows the history all the time */
@@ -632,6 +633,7 @@ struct benv_pool {
     worker_arg_t args[BENV_THREADS];
     int nth; /* threads running, the caller's included */
     int quit;
+    pid_t pid; /* the process that started the threads (a fork's child has none of them) */
     uint32_t gen; /* the latest job (written by the caller under mu) */
     atomic_uint published; /* the same, for the threads that wait awake */
     _Atomic uint64_t share[BENV_THREADS];
@@ -721,11 +723,12 @@ static void *worker(void *arg)
 /* Start the workers (once); 0, or -1 when no thread could be had (the caller works alone). */
 static int pool_start(benv_t *e)
 {
-    if (e->pool)
-        return e->pool->nth > 1 ? 0 : -1;
+    if (e->pool) /* in a forked child the batch runs on the caller's thread alone */
+        return e->pool->nth > 1 && e->pool->pid == getpid() ? 0 : -1;
     benv_pool_t *pl = calloc(1, sizeof *pl);
     if (!pl)
         return -1;
+    pl->pid = getpid();
     pl->e = e;
     pl->nth = 1;
     pthread_mutex_init(&pl->mu, NULL);
@@ -752,6 +755,11 @@ static void pool_stop(benv_t *e)
     benv_pool_t *pl = e->pool;
     if (!pl)
         return;
+    e->pool = NULL;
+    if (pl->pid != getpid()) { /* a forked child: the threads are the parent's */
+        free(pl);
+        return;
+    }
     pthread_mutex_lock(&pl->mu);
     pl->quit = 1;
     pthread_cond_broadcast(&pl->wake);
@@ -762,7 +770,6 @@ static void pool_stop(benv_t *e)
     pthread_cond_destroy(&pl->wake);
     pthread_mutex_destroy(&pl->mu);
     free(pl);
-    e->pool = NULL;
 }
 
 /* Run a job over every game.  Returns the job's rc; *ended and *bad as the job found them. */

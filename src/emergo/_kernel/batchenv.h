@@ -28,7 +28,8 @@
  * - a batch runs on a pool of persistent threads (created once, sleeping on a
  *   condition variable between batches), each taking chunks of games from its
  *   own share first and then from the others' (so a thread that the machine
- *   does not schedule costs no wall time: the others finish its share).
+ *   does not schedule costs no wall time: the others finish its share; and a
+ *   forked child, which has none of the threads, runs every batch alone).
  *
  * Nothing here knows Python; the buffers are the caller's.
  */
