@@ -212,3 +212,46 @@ def test_a_root_that_is_over_comes_back_terminated() -> None:
     assert obs[0].tobytes() == planes and mask[0].tobytes() == legal and env.to_play[0] == to_play
     obs, mask, rewards, terminated, _ = env.step([0, 0])  # restarts from the root: over again
     assert terminated.all() and not rewards.any() and obs[1].tobytes() == planes
+
+
+def test_the_arrays_are_read_only_views() -> None:
+    """The planes are written incrementally: nobody else may write into the buffers."""
+    env = BatchEnv(2, "7x7")
+    obs, mask = env.reset()
+    for array in (obs, mask, env.rewards, env.terminated, env.truncated, env.to_play):
+        assert not array.flags.writeable
+    with pytest.raises(ValueError, match="read-only"):
+        obs[0, 0, 0, 0] = 5
+
+
+def test_an_illegal_action_can_end_its_game() -> None:
+    """step(illegal_ends=True): that game ends as its player's loss; the others step."""
+    env = BatchEnv(3, "7x7")
+    env.reset()
+    before = env.obs.copy()
+    obs, mask, rewards, terminated, truncated = env.step([0, 224, -1], illegal_ends=True)
+    assert rewards.tolist() == [0.0, -1.0, -1.0] and terminated.tolist() == [False, True, True]
+    assert not truncated.any() and not mask[1:].any() and mask[0].any()
+    assert env.to_play.tolist() == [1, 0, 0]  # the position as it was: White still to move
+    assert np.array_equal(obs[1:], before[1:]) and not np.array_equal(obs[0], before[0])
+    obs, mask, rewards, terminated, _ = env.step(env.sample())  # the two restart
+    assert not terminated.any() and np.array_equal(obs[1:], before[1:]) and mask[1:].any()
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork")
+def test_a_forked_child_steps_without_the_parents_threads() -> None:
+    """The worker threads stay in the parent: a child steps the batch on its own thread."""
+    env = BatchEnv(200, "7x7", seed=1)
+    env.reset()
+    env.rollout(20)  # the threads are running
+    expected = BatchEnv(200, "7x7", seed=1)
+    expected.reset()
+    expected.rollout(70)
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover (the child)
+        ok = env.rollout(50)[0] == 50 and np.array_equal(env.obs, expected.obs)
+        del env
+        os._exit(0 if ok else 1)
+    _, status = os.waitpid(pid, 0)
+    assert os.waitstatus_to_exitcode(status) == 0
+    assert env.rollout(50)[0] == 50 and np.array_equal(env.obs, expected.obs)

@@ -78,11 +78,13 @@ class Searcher:
     def set_option(self, name: str, value: int) -> None: ...
 
 class BatchEnv:
-    """Batched games (src/emergo/_kernel/batchenv.h): outputs go into the caller's writable
-    C-contiguous buffers (obs float32 or uint8, mask int8, rewards float32, terminated and
-    truncated bool, to_play int8; actions int64).  ``step``, ``reset`` and ``rollout``
-    release the GIL; a call while another runs on the same object raises RuntimeError.
-    ``rollout`` is a long call: Ctrl-C stops it between two batch steps."""
+    """Batched games (src/emergo/_kernel/batchenv.h).  ``bind`` gives the buffers once (held
+    until the next bind): writable C-contiguous obs float32 or uint8, mask int8, rewards
+    float32, terminated and truncated bool, to_play int8, actions int64; every later call
+    reads the actions there and writes the outputs there (the planes incrementally: nobody
+    else may write into obs).  ``step``, ``reset``, ``sample`` and ``rollout`` release the
+    GIL; a call while another runs on the same object raises RuntimeError.  ``rollout`` is a
+    long call: Ctrl-C stops it between two batch steps."""
 
     def __init__(
         self,
@@ -94,36 +96,19 @@ class BatchEnv:
         size: int,
         compact: bool,
     ) -> None: ...
-    def reset(
+    def bind(
         self,
-        seed: int | None,
         obs: object,
         mask: object,
         rewards: object,
         terminated: object,
         truncated: object,
         to_play: object,
-    ) -> None: ...
-    def step(
-        self,
         actions: object,
-        obs: object,
-        mask: object,
-        rewards: object,
-        terminated: object,
-        truncated: object,
-        to_play: object,
     ) -> None: ...
-    def rollout(
-        self,
-        steps: int,
-        obs: object,
-        mask: object,
-        rewards: object,
-        terminated: object,
-        truncated: object,
-        to_play: object,
-    ) -> tuple[int, int]: ...
+    def reset(self, seed: int | None, /) -> None: ...
+    def step(self, illegal_ends: bool = False, /) -> None: ...
+    def rollout(self, steps: int, /) -> tuple[int, int]: ...
     def observe(self, white: bool, obs: object) -> None: ...
-    def sample(self, actions: object) -> None: ...
+    def sample(self) -> None: ...
     def info(self) -> tuple[int, int, int, int, int]: ...

@@ -663,11 +663,13 @@ class BatchEnv:
     the action given for it, starts it again from the root and returns the new game's first
     observation (reward 0, both flags False) -- Gymnasium's "next-step" autoreset.
 
-    The step runs without the GIL, split over two threads (pthreads) from 128 games on.
-    ``compact=True`` gives the planes as ``uint8`` (the same values; 4 times fewer bytes) instead
-    of ``float32``.  The arrays returned are the environment's own buffers, overwritten by the
-    next call: copy what you keep.  ``seed`` seeds :meth:`sample` only (the environment
-    itself is deterministic).  Needs NumPy (the extra ``rl``).
+    The step runs without the GIL, on the caller's thread and a pool of worker threads (two
+    threads in all) from 128 games on.  ``compact=True`` gives the planes as ``uint8`` (the same
+    values; 4 times fewer bytes) instead of ``float32``.  The arrays returned are read-only
+    views of the environment's own buffers, overwritten by the next call: copy what you keep
+    (the planes are written incrementally, only what changed, so nobody else may write
+    there).  ``seed`` seeds :meth:`sample` only (the environment itself is deterministic).
+    Needs NumPy (the extra ``rl``).
     """
 
     def __init__(
@@ -701,49 +703,54 @@ class BatchEnv:
         )
         _, self.n_actions, planes, size, _ = self._c.info()
         dtype = np.uint8 if self.compact else np.float32
-        self.obs = np.zeros((self.n, planes, size, size), dtype=dtype)
-        self.mask = np.zeros((self.n, self.n_actions), dtype=np.int8)
-        self.rewards = np.zeros(self.n, dtype=np.float32)
-        self.terminated = np.zeros(self.n, dtype=np.bool_)
-        self.truncated = np.zeros(self.n, dtype=np.bool_)
-        self.to_play = np.zeros(self.n, dtype=np.int8)
+        buffers = (
+            np.zeros((self.n, planes, size, size), dtype=dtype),
+            np.zeros((self.n, self.n_actions), dtype=np.int8),
+            np.zeros(self.n, dtype=np.float32),
+            np.zeros(self.n, dtype=np.bool_),
+            np.zeros(self.n, dtype=np.bool_),
+            np.zeros(self.n, dtype=np.int8),
+        )
         self._actions = np.zeros(self.n, dtype=np.int64)
+        self._c.bind(*buffers, self._actions)
+        # The C side writes the planes incrementally (only what changed since the last step):
+        # the caller sees read-only views, so the buffers hold exactly what C wrote.
+        views: list[Any] = []
+        for buffer in buffers:
+            view = buffer.view()
+            view.flags.writeable = False
+            views.append(view)
+        self.obs, self.mask, self.rewards, self.terminated, self.truncated, self.to_play = views
 
     def reset(self, seed: int | None = None) -> tuple[Any, Any]:
         """Every game to the root: ``(obs, mask)``; ``seed`` reseeds :meth:`sample`.
 
         A root where the game is already over (R18, R19a) comes back ``terminated``.
         """
-        self._c.reset(
-            None if seed is None else _seed(seed),
-            self.obs,
-            self.mask,
-            self.rewards,
-            self.terminated,
-            self.truncated,
-            self.to_play,
-        )
+        self._c.reset(None if seed is None else _seed(seed))
         return self.obs, self.mask
 
-    def step(self, actions: Any) -> tuple[Any, Any, Any, Any, Any]:
+    def step(self, actions: Any, *, illegal_ends: bool = False) -> tuple[Any, Any, Any, Any, Any]:
         """One action per game: ``(obs, mask, rewards, terminated, truncated)``.
 
         ``actions``: ``n`` ints (any array-like; a finished game's is ignored).  An illegal
-        action is a ``ValueError`` naming the game, and then no game is stepped.
+        action is a ``ValueError`` naming the game, and then no game is stepped; with
+        ``illegal_ends`` it ends its game instead, as a loss of the player who chose it
+        (reward -1, ``terminated``, the observation of the position as it was, mask all 0).
         """
         import numpy as np
 
-        acts = np.ascontiguousarray(actions, dtype=np.int64)
-        if acts.shape != (self.n,):
-            raise ValueError(f"actions: shape {acts.shape}, expected ({self.n},)")
-        self._c.step(
-            acts, self.obs, self.mask, self.rewards, self.terminated, self.truncated, self.to_play
-        )
+        if actions is not self._actions:
+            acts = np.asarray(actions)
+            if acts.shape != (self.n,):
+                raise ValueError(f"actions: shape {acts.shape}, expected ({self.n},)")
+            self._actions[...] = acts
+        self._c.step(illegal_ends)
         return self.obs, self.mask, self.rewards, self.terminated, self.truncated
 
     def sample(self) -> Any:
         """A uniformly random legal action per game (from the seeded C generator; 0 when done)."""
-        self._c.sample(self._actions)
+        self._c.sample()
         return self._actions
 
     def observe(self, color: Color) -> Any:
@@ -759,13 +766,5 @@ class BatchEnv:
 
         The outputs are written at every step (so the time includes them); stops at Ctrl-C.
         """
-        done, games = self._c.rollout(
-            _count(steps, "steps"),
-            self.obs,
-            self.mask,
-            self.rewards,
-            self.terminated,
-            self.truncated,
-            self.to_play,
-        )
+        done, games = self._c.rollout(_count(steps, "steps"))
         return int(done), int(games)

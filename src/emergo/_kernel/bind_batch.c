@@ -1,7 +1,8 @@
 /* Binding of batched environments: the BatchEnv type (the typed API is emergo.kernel.BatchEnv).
  *
  * Outputs go into the caller's writable C-contiguous buffers (buffer protocol), so this
- * module needs no NumPy: emergo.kernel.BatchEnv owns NumPy arrays and passes them here.
+ * module needs no NumPy: emergo.kernel.BatchEnv owns NumPy arrays and binds them once
+ * (bind), so that a step is a call without arguments.
  * Per game: obs 17*H*W float32 (or uint8 when compact), mask nact int8, reward float32,
  * terminated and truncated one byte each, to_play int8; actions int64.
  */
@@ -9,15 +10,34 @@
 
 #include "batchenv.h"
 
+enum { B_OBS, B_MASK, B_REWARD, B_TERM, B_TRUNC, B_TOPLAY, B_ACTIONS, B_N };
+
 typedef struct {
     PyObject_HEAD
     benv_t env;
     int ready;
-    int busy; /* a call runs without the GIL: no other call may touch env meanwhile */
+    int busy;         /* a call runs without the GIL: no other call may touch env meanwhile */
+    int bound;        /* bind() was called: views hold the buffers */
+    Py_buffer v[B_N]; /* the bound buffers (obj NULL: not held) */
+    benv_out_t out;
+    int64_t *actions;
 } BatchEnvObject;
+
+static void unbind(BatchEnvObject *self)
+{
+    for (int k = 0; k < B_N; k++)
+        if (self->v[k].obj) {
+            PyBuffer_Release(&self->v[k]);
+            self->v[k].obj = NULL;
+        }
+    self->bound = 0;
+    self->out = (benv_out_t){0};
+    self->actions = NULL;
+}
 
 static void benv_dealloc(BatchEnvObject *self)
 {
+    unbind(self);
     if (self->ready)
         benv_free(&self->env);
     Py_TYPE(self)->tp_free((PyObject *)self);
@@ -61,6 +81,7 @@ static int benv_pyinit(BatchEnvObject *self, PyObject *args, PyObject *kwds)
         PyErr_SetString(PyExc_RuntimeError, "BatchEnv is in use by another thread");
         return -1;
     }
+    unbind(self);
     if (self->ready) {
         benv_free(&self->env);
         self->ready = 0;
@@ -102,110 +123,105 @@ static int get_buf(PyObject *obj, const char *what, size_t bytes, Py_buffer *vie
     return 0;
 }
 
-enum { B_OBS, B_MASK, B_REWARD, B_TERM, B_TRUNC, B_TOPLAY, B_N };
-
-typedef struct bufs {
-    Py_buffer v[B_N];
-    benv_out_t out;
-} bufs_t;
-
-static void release(bufs_t *b)
+/* bind(obs, mask, rewards, terminated, truncated, to_play, actions): the buffers every later
+ * call reads and writes, held (and so kept alive) until the next bind or the end.  The planes
+ * are written incrementally into obs: it must not be changed by anyone else in between
+ * (emergo.kernel.BatchEnv hands out read-only views). */
+static PyObject *benv_py_bind(BatchEnvObject *self, PyObject *args)
 {
-    for (int k = 0; k < B_N; k++)
-        if (b->v[k].obj)
-            PyBuffer_Release(&b->v[k]);
-}
-
-static int get_outs(const benv_t *e, PyObject *const objs[B_N], bufs_t *b)
-{
+    PyObject *objs[B_N];
+    if (!ready(self) || !PyArg_ParseTuple(args, "OOOOOOO", &objs[0], &objs[1], &objs[2], &objs[3],
+                                          &objs[4], &objs[5], &objs[6]))
+        return NULL;
+    const benv_t *e = &self->env;
     size_t n = e->n;
     size_t sizes[B_N] = {n * BENV_PLANES * e->cells * (e->obs_u8 ? 1 : sizeof(float)),
-                         n * (size_t)e->nact, n * sizeof(float), n, n, n};
-    static const char *names[B_N] = {"obs", "mask", "rewards", "terminated", "truncated",
-                                     "to_play"};
+                         n * (size_t)e->nact,
+                         n * sizeof(float),
+                         n,
+                         n,
+                         n,
+                         n * sizeof(int64_t)};
+    static const char *names[B_N] = {"obs",       "mask",    "rewards", "terminated",
+                                     "truncated", "to_play", "actions"};
+    Py_buffer v[B_N];
     void *p[B_N];
     for (int k = 0; k < B_N; k++)
-        b->v[k].obj = NULL;
+        v[k].obj = NULL;
     for (int k = 0; k < B_N; k++) {
-        if (get_buf(objs[k], names[k], sizes[k], &b->v[k], &p[k]) < 0) {
-            release(b);
-            return -1;
+        if (objs[k] == Py_None)
+            PyErr_Format(PyExc_TypeError, "%s: a buffer is needed, not None", names[k]);
+        if (PyErr_Occurred() || get_buf(objs[k], names[k], sizes[k], &v[k], &p[k]) < 0) {
+            for (int i = 0; i < B_N; i++)
+                if (v[i].obj)
+                    PyBuffer_Release(&v[i]);
+            return NULL;
         }
     }
-    b->out = (benv_out_t){p[B_OBS], p[B_MASK], p[B_REWARD], p[B_TERM], p[B_TRUNC], p[B_TOPLAY]};
-    return 0;
+    unbind(self);
+    memcpy(self->v, v, sizeof v);
+    self->out = (benv_out_t){p[B_OBS], p[B_MASK], p[B_REWARD], p[B_TERM], p[B_TRUNC], p[B_TOPLAY]};
+    self->actions = p[B_ACTIONS];
+    self->bound = 1;
+    Py_RETURN_NONE;
 }
 
-/* reset(seed|None, obs, mask, rewards, terminated, truncated, to_play) */
-static PyObject *benv_py_reset(BatchEnvObject *self, PyObject *args)
+static int bound(BatchEnvObject *self)
 {
-    PyObject *seed_obj, *objs[B_N];
-    if (!ready(self) || !PyArg_ParseTuple(args, "OOOOOOO", &seed_obj, &objs[0], &objs[1],
-                                          &objs[2], &objs[3], &objs[4], &objs[5]))
+    if (!ready(self))
+        return 0;
+    if (!self->bound)
+        PyErr_SetString(PyExc_RuntimeError, "BatchEnv: bind() the buffers first");
+    return self->bound;
+}
+
+/* reset(seed|None) */
+static PyObject *benv_py_reset(BatchEnvObject *self, PyObject *seed_obj)
+{
+    if (!bound(self))
         return NULL;
     uint64_t seed = 0;
     if (seed_obj != Py_None && !u64_arg(seed_obj, &seed))
         return NULL;
-    bufs_t b;
-    if (get_outs(&self->env, objs, &b) < 0)
-        return NULL;
     int rc;
     self->busy = 1;
     Py_BEGIN_ALLOW_THREADS
-    rc = benv_reset(&self->env, seed_obj != Py_None, seed, &b.out);
+    rc = benv_reset(&self->env, seed_obj != Py_None, seed, &self->out);
     Py_END_ALLOW_THREADS
     self->busy = 0;
-    release(&b);
     if (rc < 0)
         return PyErr_NoMemory();
     Py_RETURN_NONE;
 }
 
-static int get_actions(const benv_t *e, PyObject *obj, Py_buffer *view)
-{
-    if (PyObject_GetBuffer(obj, view, PyBUF_C_CONTIGUOUS) < 0)
-        return -1;
-    if ((size_t)view->len != e->n * sizeof(int64_t)) {
-        PyErr_Format(PyExc_ValueError, "actions: %zu int64 are needed (%zd bytes given)", e->n,
-                     view->len);
-        PyBuffer_Release(view);
-        return -1;
-    }
-    return 0;
-}
-
-/* step(actions, obs, mask, rewards, terminated, truncated, to_play) */
+/* step(illegal_ends=False): the bound actions, one per game.  An illegal one is a ValueError
+ * naming the first game that has one, and then no game is stepped; with illegal_ends it ends
+ * its game instead (benv_step). */
 static PyObject *benv_py_step(BatchEnvObject *self, PyObject *args)
 {
-    PyObject *act_obj, *objs[B_N];
-    if (!ready(self) || !PyArg_ParseTuple(args, "OOOOOOO", &act_obj, &objs[0], &objs[1], &objs[2],
-                                          &objs[3], &objs[4], &objs[5]))
+    int illegal_ends = 0;
+    if (!bound(self) || !PyArg_ParseTuple(args, "|p", &illegal_ends))
         return NULL;
     benv_t *e = &self->env;
-    Py_buffer av;
-    if (get_actions(e, act_obj, &av) < 0)
-        return NULL;
-    const int64_t *actions = av.buf;
-    long bad = benv_check(e, actions);
-    if (bad >= 0) {
-        PyErr_Format(PyExc_ValueError, "game %ld: action %lld is not legal now", bad,
-                     (long long)actions[bad]);
-        PyBuffer_Release(&av);
-        return NULL;
-    }
-    bufs_t b;
-    if (get_outs(e, objs, &b) < 0) {
-        PyBuffer_Release(&av);
-        return NULL;
+    const int64_t *actions = self->actions;
+    self->busy = 1;
+    if (!illegal_ends) {
+        long bad;
+        Py_BEGIN_ALLOW_THREADS
+        bad = benv_check(e, actions);
+        Py_END_ALLOW_THREADS
+        if (bad >= 0) {
+            self->busy = 0;
+            PyErr_Format(PyExc_ValueError, "game %ld: action %lld is not legal now", bad,
+                         (long long)actions[bad]);
+            return NULL;
+        }
     }
     pyhalt_t ph;
-    self->busy = 1;
     pyhalt_begin(&ph);
-    int rc = benv_step(e, actions, &b.out, &ph.h);
+    int rc = benv_step(e, actions, illegal_ends, &self->out, &ph.h);
     int stopped = pyhalt_end(&ph) < 0;
     self->busy = 0;
-    release(&b);
-    PyBuffer_Release(&av);
     if (stopped)
         return NULL; /* the batch was stepped whole; the outputs are written */
     if (rc < 0)
@@ -213,38 +229,47 @@ static PyObject *benv_py_step(BatchEnvObject *self, PyObject *args)
     Py_RETURN_NONE;
 }
 
-/* rollout(steps, obs, mask, rewards, terminated, truncated, to_play) -> (steps, games):
- * `steps` batch steps with uniformly random legal actions (sample), the outputs written at
- * every step.  A long call: stops at Ctrl-C between two batch steps. */
-static PyObject *benv_py_rollout(BatchEnvObject *self, PyObject *args)
+/* rollout(steps) -> (steps, games): `steps` batch steps with uniformly random legal actions
+ * (sample), the outputs written at every step.  A long call: stops at Ctrl-C between two
+ * batch steps. */
+static PyObject *benv_py_rollout(BatchEnvObject *self, PyObject *arg)
 {
-    PyObject *objs[B_N];
     uint64_t steps;
-    if (!ready(self) || !PyArg_ParseTuple(args, "O&OOOOOO", u64_arg, &steps, &objs[0], &objs[1],
-                                          &objs[2], &objs[3], &objs[4], &objs[5]))
+    if (!bound(self) || !u64_arg(arg, &steps))
         return NULL;
     benv_t *e = &self->env;
-    bufs_t b;
-    if (get_outs(e, objs, &b) < 0)
-        return NULL;
     uint64_t done = 0, games = 0;
     int rc = 0;
     pyhalt_t ph;
     self->busy = 1;
     pyhalt_begin(&ph);
     for (; done < steps && !rc && !halt_poll(&ph.h); done++) {
-        rc = benv_step_random(e, &b.out, NULL);
-        for (size_t i = 0; i < e->n; i++)
-            games += e->games[i].done != BENV_RUNNING;
+        size_t ended = 0;
+        rc = benv_step_random(e, &self->out, NULL, &ended);
+        games += ended;
     }
     int stopped = pyhalt_end(&ph) < 0;
     self->busy = 0;
-    release(&b);
     if (stopped)
         return NULL;
     if (rc < 0)
         return PyErr_NoMemory();
     return Py_BuildValue("KK", (unsigned long long)done, (unsigned long long)games);
+}
+
+/* sample(): a uniformly random legal action per game into the bound actions (0 for a finished
+ * game). */
+static PyObject *benv_py_sample(BatchEnvObject *self, PyObject *args)
+{
+    (void)args;
+    if (!bound(self))
+        return NULL;
+    self->busy = 1;
+    Py_BEGIN_ALLOW_THREADS
+    benv_sample(&self->env, self->actions);
+    Py_END_ALLOW_THREADS
+    self->busy = 0;
+    Py_RETURN_NONE;
 }
 
 /* observe(color, obs): the planes of every game for colour 1 (White) or 0 (Black). */
@@ -257,25 +282,14 @@ static PyObject *benv_py_observe(BatchEnvObject *self, PyObject *args)
     benv_t *e = &self->env;
     Py_buffer v;
     void *p;
+    if (obj == Py_None) {
+        PyErr_SetString(PyExc_TypeError, "obs: a buffer is needed, not None");
+        return NULL;
+    }
     if (get_buf(obj, "obs", e->n * BENV_PLANES * e->cells * (e->obs_u8 ? 1 : sizeof(float)), &v,
                 &p) < 0)
         return NULL;
     benv_observe(e, color ? WHITE : BLACK, p);
-    PyBuffer_Release(&v);
-    Py_RETURN_NONE;
-}
-
-/* sample(actions): a uniformly random legal action per game (0 for a finished game). */
-static PyObject *benv_py_sample(BatchEnvObject *self, PyObject *args)
-{
-    PyObject *obj;
-    if (!ready(self) || !PyArg_ParseTuple(args, "O", &obj))
-        return NULL;
-    Py_buffer v;
-    void *p;
-    if (get_buf(obj, "actions", self->env.n * sizeof(int64_t), &v, &p) < 0)
-        return NULL;
-    benv_sample(&self->env, p);
     PyBuffer_Release(&v);
     Py_RETURN_NONE;
 }
@@ -291,14 +305,13 @@ static PyObject *benv_py_info(BatchEnvObject *self, PyObject *args)
 }
 
 static PyMethodDef benv_methods[] = {
-    {"reset", (PyCFunction)benv_py_reset, METH_VARARGS,
-     "reset(seed|None, obs, mask, rewards, terminated, truncated, to_play)"},
-    {"step", (PyCFunction)benv_py_step, METH_VARARGS,
-     "step(actions, obs, mask, rewards, terminated, truncated, to_play)"},
-    {"rollout", (PyCFunction)benv_py_rollout, METH_VARARGS,
-     "rollout(steps, obs, mask, rewards, terminated, truncated, to_play) -> (steps, games)"},
+    {"bind", (PyCFunction)benv_py_bind, METH_VARARGS,
+     "bind(obs, mask, rewards, terminated, truncated, to_play, actions)"},
+    {"reset", (PyCFunction)benv_py_reset, METH_O, "reset(seed|None)"},
+    {"step", (PyCFunction)benv_py_step, METH_VARARGS, "step(illegal_ends=False): bound actions"},
+    {"rollout", (PyCFunction)benv_py_rollout, METH_O, "rollout(steps) -> (steps, games)"},
     {"observe", (PyCFunction)benv_py_observe, METH_VARARGS, "observe(white, obs)"},
-    {"sample", (PyCFunction)benv_py_sample, METH_VARARGS, "sample(actions)"},
+    {"sample", (PyCFunction)benv_py_sample, METH_NOARGS, "sample(): into the bound actions"},
     {"info", (PyCFunction)benv_py_info, METH_NOARGS, "info() -> (n, actions, planes, size, u8)"},
     {NULL, NULL, 0, NULL},
 };
