@@ -5,7 +5,8 @@
 # kernel's differential tests (tests/test_kernel.py) and the search tests
 # (tests/test_kernel_search.py, less the full-depth bench signature, too slow
 # here: EMERGO_SANITIZE=1 skips it) and the batched environment's agreement tests
-# (tests/test_batchenv.py, EMERGO_BATCHENV_GAMES games per variant; its threads run
+# (tests/test_batchenv.py, EMERGO_BATCHENV_GAMES games per variant, and the Gymnasium vector
+# env over it, tests/test_envs_vector.py; its threads run
 # under ASan too) run against that build.
 #
 # Non-interactive; exit status is pytest's.  Python itself is not built with
@@ -59,4 +60,4 @@ assert "build-asan" in k.__file__, f"wrong kernel loaded: {k.__file__}"
 print(f"sanitize.sh: testing {k.__file__}")
 EOF
 exec "$python" -m pytest -q -p no:cacheprovider tests/test_kernel.py tests/test_kernel_search.py \
-    tests/test_batchenv.py "$@"
+    tests/test_batchenv.py tests/test_envs_vector.py "$@"
