@@ -11,7 +11,9 @@
   are taken inside the pages (the Performance API; both tabs share the machine's clock), so the
   browser driver's own round trips are not counted:
 
-  - ``click``: the click (``pointerdown``) that completes the move, in the mover's tab;
+  - ``click``: the click (``pointerdown``) that completes the move, in the mover's tab (the
+    event's own time stamp);
+  - ``handled``: the page's first listener for that click runs (the browser's input delay);
   - ``sent``: the mover's page hands the move to its WebSocket;
   - ``received``: the watcher's page receives the new state;
   - ``drawn``: the watcher's move list and board are updated (the DOM, a MutationObserver);
@@ -69,12 +71,14 @@ ARGS = [
 PROBE = """
 (() => {
   const now = () => performance.timeOrigin + performance.now();
-  const b = window.__bench = {click: 0, sent: [], states: [], drawn: [], frames: [], count: 0};
-  const clicked = (e) => { b.click = performance.timeOrigin + e.timeStamp; };
+  const b = window.__bench = {click: 0, handled: 0, sent: [], states: [], drawn: [], frames: []};
+  b.count = 0;
+  const clicked = (e) => { b.click = performance.timeOrigin + e.timeStamp; b.handled = now(); };
   document.addEventListener("pointerdown", clicked, true);
   const send = WebSocket.prototype.send;
   WebSocket.prototype.send = function (data) {
-    if (typeof data === "string" && data.includes('"type":"move"')) b.sent.push([b.click, now()]);
+    const move = typeof data === "string" && data.includes('"type":"move"');
+    if (move) b.sent.push([b.click, b.handled, now()]);
     return send.call(this, data);
   };
   const Socket = window.WebSocket;
@@ -232,7 +236,7 @@ def play_click(page: Any) -> None:
         click_centre(page, "#board .input .dest")
 
 
-STEPS = ("sent", "received", "drawn", "frame")
+STEPS = ("handled", "sent", "received", "drawn", "frame")
 
 
 @dataclass
@@ -280,8 +284,8 @@ class Trips:
                     return [b.states.at(-1), b.drawn.find(([k]) => k === {n})[1],
                             b.frames.find(([k]) => k === {n})[1]]; }}"""
             )
-            click, sent = mover
-            for step, at in zip(STEPS, [sent, *watcher], strict=True):
+            click, handled, sent = mover
+            for step, at in zip(STEPS, [handled, sent, *watcher], strict=True):
                 self.steps[step].append(at - click)
             self.plies = n
             self.moves += 1
