@@ -19,8 +19,9 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import threading
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from pathlib import Path
 from typing import Any, cast
 
@@ -177,10 +178,21 @@ def migrate(engine: Engine) -> None:
 
 
 class Store:
-    """The database behind the web app; thread-safe (one short session per call)."""
+    """The database behind the web app; thread-safe (one short session per call).
+
+    SQLite lets one transaction write at a time, and a writer that finds the database locked
+    sleeps and retries (its busy handler: 1, 2, 5, 10 ... 100 ms): with many live games
+    storing moves from worker threads at once, that cost hundreds of milliseconds.  So the
+    writes of this process take turns on a lock of their own first (a waiter wakes the moment
+    the write before it commits); SQLite's busy handler remains for other processes.
+    """
 
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
+        sqlite = engine.dialect.name == "sqlite"
+        self._write_lock: AbstractContextManager[Any] = (
+            threading.Lock() if sqlite else nullcontext()
+        )
 
     @classmethod
     def open(cls, url: str | None = None) -> Store:
@@ -202,7 +214,14 @@ class Store:
 
     @contextmanager
     def session(self) -> Iterator[Session]:
+        """A session for reading (WAL: readers never wait for the writer)."""
         with Session(self.engine) as session, session.begin():
+            yield session
+
+    @contextmanager
+    def writing(self) -> Iterator[Session]:
+        """A session that writes, committed at the end (one writer of this process at a time)."""
+        with self._write_lock, Session(self.engine) as session, session.begin():
             yield session
 
     def schema_version(self) -> str | None:
@@ -218,7 +237,7 @@ class Store:
             return {row.key: row.value for row in s.scalars(select(SettingRow))}
 
     def set_settings(self, values: dict[str, Any]) -> dict[str, Any]:
-        with self.session() as s:
+        with self.writing() as s:
             for key, value in values.items():
                 row = s.get(SettingRow, key)
                 if row is None:
@@ -239,7 +258,7 @@ class Store:
         players: dict[str, Any] | None = None,
         tags: dict[str, Any] | None = None,
     ) -> int:
-        with self.session() as s:
+        with self.writing() as s:
             row = GameRow(
                 start=start,
                 variant=variant,
@@ -259,7 +278,7 @@ class Store:
         SQL, no ORM session: a quarter of the time) in one transaction.
         """
         values = {"game": game_id, "ply": ply, "text": text, "stamp": now(), "version": version}
-        with self.engine.begin() as connection:
+        with self._write_lock, self.engine.begin() as connection:
             bump = _BUMP_VERSION if version is None else _SET_VERSION
             if not connection.execute(bump, values).rowcount:
                 raise KeyError(f"no game {game_id}")
@@ -267,7 +286,7 @@ class Store:
 
     def take_back(self, game_id: int, plies: int, *, version: int | None = None) -> None:
         """Delete every move after ``plies`` (a takeback)."""
-        with self.session() as s:
+        with self.writing() as s:
             game = s.get(GameRow, game_id)
             if game is None:
                 raise KeyError(f"no game {game_id}")
@@ -280,7 +299,7 @@ class Store:
     def finish_game(
         self, game_id: int, result: str, termination: str | None, *, version: int | None = None
     ) -> None:
-        with self.session() as s:
+        with self.writing() as s:
             game = s.get(GameRow, game_id)
             if game is None:
                 raise KeyError(f"no game {game_id}")
@@ -290,7 +309,7 @@ class Store:
 
     def set_version(self, game_id: int, version: int) -> None:
         """Record a change that is not a move (a draw offer, an engine replaced)."""
-        with self.session() as s:
+        with self.writing() as s:
             game = s.get(GameRow, game_id)
             if game is None:
                 raise KeyError(f"no game {game_id}")
@@ -315,7 +334,7 @@ class Store:
             )
 
     def delete_game(self, game_id: int) -> bool:
-        with self.session() as s:
+        with self.writing() as s:
             row = s.get(GameRow, game_id)
             if row is None:
                 return False
@@ -325,7 +344,7 @@ class Store:
     # --- analyses ------------------------------------------------------------------------------
 
     def save_analysis(self, position: str, limit: dict[str, Any], lines: list[Any]) -> int:
-        with self.session() as s:
+        with self.writing() as s:
             row = AnalysisRow(position=position, limit=limit, lines=json.loads(json.dumps(lines)))
             s.add(row)
             s.flush()
