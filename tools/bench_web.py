@@ -298,6 +298,12 @@ class Trips:
                 "p50": pct(self.steps[step], 50),
                 "p99": pct(self.steps[step], 99),
             }
+        # each step's own share: the time from the step before it (per move)
+        previous = [0.0] * self.moves
+        for step in STEPS:
+            own = [t - b for t, b in zip(self.steps[step], previous, strict=True)]
+            out[f"step:{step}"] = {"p50": pct(own, 50), "p99": pct(own, 99)}
+            previous = self.steps[step]
         out["round_trip_p50_ms"] = pct(self.steps["drawn"], 50)
         out["round_trip_p99_ms"] = pct(self.steps["drawn"], 99)
         out["server_cpu_ms_per_move"] = round(1000 * self.cpu / max(1, self.moves), 2)
@@ -401,15 +407,43 @@ async def load(clients: int, seconds: float, src: str | None = None) -> dict[str
     }
 
 
+STEP_NAMES = {
+    "handled": "the browser delivers the click",
+    "sent": "the mover's page handles it, sends",
+    "received": "WebSocket + server + WebSocket",
+    "drawn": "the watcher's page draws it",
+    "frame": "to the next frame",
+}
+
+PHASE_NAMES = {
+    "to_thread": "to a worker thread",
+    "play": "game.play: parse, check, push",
+    "store": "stored and committed",
+    "to_loop": "back to the event loop",
+    "state": "state built and encoded",
+    "send": "sent to every client",
+    "total": "the server, message in to sent",
+}
+
+
 def show_trips(report: dict[str, Any]) -> None:
     print(f"round trip ({report['server']}, {report['moves']} moves):", json.dumps(report))
-    print("  from the click (ms)        p50      p99")
+    print("  ms, measured in the pages          this step        since the click")
+    print("                                      p50      p99       p50      p99")
     for step in STEPS:
-        s = report[f"click->{step}"]
-        print(f"  -> {step:<22}{s['p50']:>7.2f}  {s['p99']:>7.2f}")
-    print(f"  server CPU a move: {report['server_cpu_ms_per_move']:.2f} ms")
-    for name, s in report.get("server_phases_ms", {}).items():
-        print(f"  server {name:<19}{s['p50']:>7.2f}  {s['p99']:>7.2f}   (n={s['n']})")
+        own, since = report[f"step:{step}"], report[f"click->{step}"]
+        print(
+            f"  {STEP_NAMES[step]:<35}{own['p50']:>6.2f}  {own['p99']:>7.2f}"
+            f"    {since['p50']:>6.2f}  {since['p99']:>7.2f}"
+        )
+    print(f"  round trip (click -> drawn): p50 {report['round_trip_p50_ms']:.2f} ms,", end=" ")
+    print(f"p99 {report['round_trip_p99_ms']:.2f} ms")
+    print(f"  the server's CPU a move (user + system): {report['server_cpu_ms_per_move']:.2f} ms")
+    phases = report.get("server_phases_ms", {})
+    if phases:
+        print("  the server's phases (EMERGO_WEB_TIMINGS)     p50      p99")
+        for name, s in phases.items():
+            print(f"    {PHASE_NAMES.get(name, name):<38}{s['p50']:>7.2f}  {s['p99']:>7.2f}")
 
 
 def main() -> None:
