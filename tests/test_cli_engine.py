@@ -11,7 +11,7 @@ from types import ModuleType
 import pytest
 
 from emergo import Board
-from emergo.match import load_openings
+from emergo.match import OPENINGS_FILE, OPENINGS_FILES, load_openings
 from emergo.record import read_games
 from test_cli import assert_clean_error, run
 
@@ -132,6 +132,25 @@ def test_match_help_and_a_tiny_match_through_the_cli(tmp_path: Path) -> None:
     assert len(list(read_games(records.open(encoding="utf-8")))) == 2
     bad = run("match", "-e", "random")
     assert bad.returncode == 2 and "at least two engines" in bad.stderr
+
+
+def test_match_on_the_hex_board_through_the_cli_R4(tmp_path: Path) -> None:
+    assert "--variant {9x9,7x7,hex}" in run("match", "--help").stdout
+    records = tmp_path / "hex.egn"
+    proc = run("match", "--variant", "hex", "-e", "random", "-e", "greedy", "-n", "2",
+               "--records", str(records), "-q")  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    assert re.search(r"random vs greedy: [\d.]+/2 \(", proc.stdout)
+    games = list(read_games(records.open(encoding="utf-8")))
+    assert len(games) == 2 and all(g.headers["Variant"] == "hex" for g in games)
+    hex_suite = str(OPENINGS_FILES["hex"])
+    for args, message in (
+        (["--variant", "9x9", "--openings", hex_suite], "a hex opening, not 9x9"),
+        (["--variant", "hex", "--openings", str(OPENINGS_FILE)], "moves of a 9x9 opening?"),
+    ):
+        bad = run("match", *args, "-e", "random", "-e", "greedy", "--no-records")
+        assert_clean_error(bad, 2)
+        assert message in bad.stderr
 
 
 @pytest.mark.slow

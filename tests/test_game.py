@@ -502,6 +502,46 @@ def test_a_computer_that_thinks_too_long_loses_on_time() -> None:
     game.close()
 
 
+def test_moves_carry_the_clocks_and_a_takeback_restores_them() -> None:
+    now = FakeTime()
+    game = Game(Human(), Human(), time_control=TimeControl.fischer(10.0, 1.0), now=now)
+    seen = collect(game)
+    game.start()
+    now.advance(2.0)
+    game.play("d4")
+    now.advance(3.0)
+    game.play("e6")
+    played = [e for e in seen if isinstance(e, MovePlayed)]
+    assert [e.clocks for e in played] == [pytest.approx((9.0, 10.0)), pytest.approx((9.0, 8.0))]
+    now.advance(4.0)  # White thinks 4 s; then Black takes e6 back
+    assert [str(m) for m in game.takeback(by=BLACK)] == ["e6"]
+    taken = [e for e in seen if isinstance(e, TakenBack)][-1]
+    # the clocks of ply 1: Black gets its 3 s back, White's 4 s since e6 do not count
+    assert taken.clocks == pytest.approx((9.0, 10.0))
+    assert game.clock(WHITE) == pytest.approx(9.0) and game.clock(BLACK) == pytest.approx(10.0)
+    now.advance(1.5)  # the clock of the side to move (Black) runs again
+    assert game.clock(BLACK) == pytest.approx(8.5)
+    game.close()
+
+
+def test_a_resumed_game_keeps_its_recorded_clocks_and_takebacks_go_back_to_them() -> None:
+    now = FakeTime()
+    game = Game(Human(), Human(), time_control=TimeControl.fischer(10.0, 0.0), now=now)
+    game.start()
+    now.advance(2.0)
+    game.play("d4")
+    again = Game.from_record(game.record(), now=now)
+    game.close()
+    assert (again.clock(WHITE), again.clock(BLACK)) == (8.0, 10.0)
+    again.start()
+    now.advance(1.0)
+    again.play("e6")
+    now.advance(5.0)
+    again.takeback(by=BLACK)
+    assert (again.clock(WHITE), again.clock(BLACK)) == (8.0, 10.0)
+    again.close()
+
+
 def test_per_move_clock() -> None:
     now = FakeTime()
     game = Game(Human(), Human(), time_control=TimeControl.per_move(1.0), now=now)

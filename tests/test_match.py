@@ -14,15 +14,19 @@ from emergo import Board
 from emergo.cli import main
 from emergo.match import (
     OPENINGS_FILE,
+    OPENINGS_FILES,
     SPRT,
     Adjudication,
     EngineSpec,
     GameResult,
     Opening,
+    _schedule,
+    _Tally,
     elo_estimate,
     expected_score,
     load_openings,
     logistic_elo,
+    openings_file,
     parse_engine_spec,
     parse_openings,
     parse_tc,
@@ -204,6 +208,26 @@ def test_parse_openings_with_positions_comments_and_errors() -> None:
     ]
     with pytest.raises(ValueError, match=r"line 2: .*e5.*R16"):
         parse_openings("d4\ne5\n")  # R16: White may not open on the centre
+
+
+def test_openings_of_another_variant_are_refused_R4() -> None:
+    assert openings_file() == OPENINGS_FILE and openings_file("hex") == OPENINGS_FILES["hex"]
+    with pytest.raises(ValueError, match=r"line 2: a hex opening, not 9x9"):
+        parse_openings("d3\nhex w 12/12 | d3\n", variant="9x9")
+    with pytest.raises(ValueError, match=r"line 1: .*h4.*\(moves of a 9x9 opening\?\)"):
+        parse_openings("h4 c3\n", variant="7x7")
+    with pytest.raises(ValueError, match="no opening suite ships for 8x8"):
+        openings_file("8x8")
+
+
+@pytest.mark.parametrize("variant", ["9x9", "7x7", "hex"])
+def test_every_variant_ships_an_opening_suite_of_entering_positions_R4_R13(variant: str) -> None:
+    suite = load_openings(variant=variant)
+    assert len(suite) >= 50
+    for opening in suite:
+        board = opening.board()
+        assert board.variant == variant and 4 <= len(board.move_stack) <= 8
+        assert board.is_entering() and board.outcome() is None
 
 
 def test_parse_engine_spec() -> None:
@@ -388,3 +412,39 @@ def test_draw_adjudication_by_agreed_score_waits_for_its_ply(opinionated: Path) 
     adjudication = Adjudication(draw_score=25, draw_moves=2, draw_after=4, max_plies=12)
     result = run_match(uneven, games=2, adjudication=adjudication, openings=[Opening(("d4", "e5"))])
     assert all(g.plies == 12 and "draw after 12 plies" in g.reason for g in result.games)
+
+
+# --- the parts of run_match -------------------------------------------------------------------
+
+
+def test_schedule_plays_every_pairing_a_round_then_the_next_opening() -> None:
+    jobs = list(_schedule([(0, 1), (0, 2), (1, 2)], pairs=3, openings=2))
+    assert jobs[:4] == [(0, 0, 1, 0), (1, 0, 2, 0), (2, 1, 2, 0), (3, 0, 1, 1)]
+    assert [job[0] for job in jobs] == list(range(9))
+    assert [job[3] for job in jobs] == [0, 0, 0, 1, 1, 1, 0, 0, 0]  # the suite cycles
+
+
+def test_tally_counts_a_pair_once_both_games_ended_and_sprt_stops_the_match(
+    tmp_path: Path,
+) -> None:
+    records = tmp_path / "games.egn"
+    records.write_text("old", encoding="utf-8")
+    sprt = SPRT(elo0=0, elo1=400, alpha=0.2, beta=0.2)  # one pair of wins accepts H1
+    tally = _Tally(["a", "b"], [(0, 1)], 8, sprt, records, None)
+    assert records.read_text(encoding="utf-8") == ""  # emptied before the first game
+    wins = [GameResult(n, (n - 1) // 2, 1 - n % 2, n % 2, "1-0" if n % 2 else "0-1", "", 9, 0)
+            for n in range(1, 9)]  # fmt: skip  # engine 0 wins every game, as White and Black
+    tally.add(wins[0])
+    stats = tally.pairings[(0, 1)]
+    assert (stats.wins, stats.penta) == (1, [0, 0, 0, 0, 0])  # half a pair: no sample yet
+    for game in wins[1:]:
+        if not tally.stop.is_set():
+            tally.add(game)
+    assert len(tally.games) == 2 and stats.penta == [0, 0, 0, 0, 1] and tally.stop.is_set()
+    assert tally.result(1.0).stopped_early
+    plain = _Tally(["a", "b"], [(0, 1)], 8, None, None, None)
+    for game in wins:
+        plain.add(game)
+    assert plain.pairings[(0, 1)].penta == [0, 0, 0, 0, 4] and not plain.stop.is_set()
+    assert not plain.result(1.0).stopped_early
+    assert plain.result(1.0, interrupted=True).stopped_early  # Ctrl-C

@@ -20,9 +20,9 @@ same arguments rebuild the same file on any machine:
     python tools/make_openings.py [--count 100] [--nodes 200000] [--margin 40]
         [--games 4] [--play-nodes 8000] [--seed 1] [--jobs 2] [--variant hex]
 
-``--variant hex`` (R4) writes ``openings_hex.txt`` (emergo.match.OPENINGS_FILES),
-each line from the variant's start (``hex w 12/12 | d3 e7 ...``), searched
-with the variant's weights.
+``--variant hex`` (R4) writes ``openings_hex.txt`` and ``--variant 7x7``
+``openings_7x7.txt`` (emergo.match.OPENINGS_FILES), each line from the variant's
+start (``hex w 12/12 | d3 e7 ...``), searched with the variant's weights.
 """
 
 from __future__ import annotations

@@ -261,21 +261,30 @@ class TimeControl:
 
 @dataclass(frozen=True)
 class MovePlayed:
-    """A move was played: ``text`` is canonical (R21); ``ply`` counts from the root, from 1."""
+    """A move was played: ``text`` is canonical (R21); ``ply`` counts from the root, from 1.
+
+    ``clocks`` are the seconds left (white, black) just after it (increment included), under a
+    time control; an interface that stores the move stores them with it (to resume the clocks).
+    """
 
     move: Move
     text: str
     ply: int
     color: Color
     version: int
+    clocks: tuple[float, float] | None = None
 
 
 @dataclass(frozen=True)
 class TakenBack:
-    """Moves were taken back, in the order they had been played."""
+    """Moves were taken back, in the order they had been played.
+
+    ``clocks`` are the seconds left (white, black) after it, under a time control.
+    """
 
     moves: tuple[Move, ...]
     version: int
+    clocks: tuple[float, float] | None = None
 
 
 @dataclass(frozen=True)
@@ -456,6 +465,9 @@ class Game:
         self._clocks = _Clocks()
         if time_control is not None:
             self._clocks.left = {WHITE: time_control.base, BLACK: time_control.base}
+        # The clocks as they were at each ply (after its move): a takeback restores them.
+        self._clock_marks: dict[int, dict[Color, float]] = {}
+        self._mark_clocks_locked()
         self._watcher: threading.Thread | None = None
         self._subscribers: list[Callable[[Event], None]] = []
         self._outbox: list[Event] = []
@@ -514,6 +526,7 @@ class Game:
                     except ValueError:
                         raise ValueError(f'bad {tag} "{headers[tag]}": seconds left') from None
                     game._clocks.left[color] = max(left, 0.0)
+            game._mark_clocks_locked()
         return game
 
     # --- state --------------------------------------------------------------------------
@@ -719,7 +732,8 @@ class Game:
                 self._clocks.left[color] += self._time_control.increment
             else:
                 self._clocks.left = dict.fromkeys((WHITE, BLACK), self._time_control.base)
-        self._emit(MovePlayed(move, text, len(board.move_stack), color, self._bump()))
+        clocks = self._mark_clocks_locked()
+        self._emit(MovePlayed(move, text, len(board.move_stack), color, self._bump(), clocks))
         if self._offer is not None and self._offer.color != color:
             self._offer = None  # a move by the side offered a draw declines it
             self._emit(DrawDeclined(color, self._bump()))
@@ -908,7 +922,9 @@ class Game:
 
         A computer's search is stopped first.  Raises :class:`GameError` when ``by`` is a
         computer, has no move to take back, a person has replied since, or the players
-        ended the game (an end by the rules, R18/R19, can be taken back).
+        ended the game (an end by the rules, R18/R19, can be taken back).  The clocks go back
+        to what they were at that ply (the time spent since is given back) when this game saw
+        that ply; a ply before it was resumed (:meth:`from_record`) keeps the clocks running.
         """
         try:
             with self._lock:
@@ -931,14 +947,20 @@ class Game:
                     self._charge_clock_locked(self._board.turn)
                 taken = [self._board.pop() for _ in range(len(stack) - first)]
                 taken.reverse()
+                clocks = None
                 if self._time_control is not None:
                     if self._time_control.kind == "per-move":
                         self._clocks.left = dict.fromkeys((WHITE, BLACK), self._time_control.base)
+                    elif first in self._clock_marks:  # the clocks as they were at that ply
+                        self._clocks.left = dict(self._clock_marks[first])
+                    for ply in [p for p in self._clock_marks if p > first]:
+                        del self._clock_marks[ply]
+                    clocks = self._mark_clocks_locked()
                     if self._started:
                         self._clocks.since = self._now()
                 self._outcome = None
                 self._offer = None
-                self._emit(TakenBack(tuple(taken), self._bump()))
+                self._emit(TakenBack(tuple(taken), self._bump(), clocks))
                 if outcome is not None and self._started and self._time_control is not None:
                     self._restart_watcher_locked()
                 self._think_if_due_locked()
@@ -1017,6 +1039,13 @@ class Game:
             self._flush()
 
     # --- clocks -------------------------------------------------------------------------
+
+    def _mark_clocks_locked(self) -> tuple[float, float] | None:
+        """Remember the clocks (not running) at the current ply; they are (white, black)."""
+        if self._time_control is None:
+            return None
+        self._clock_marks[len(self._board.move_stack)] = dict(self._clocks.left)
+        return self._clocks.left[WHITE], self._clocks.left[BLACK]
 
     def _left_locked(self, color: Color) -> float:
         left = self._clocks.left[color]

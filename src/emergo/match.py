@@ -46,6 +46,8 @@ from emergo.engine import (
     InfoDict,
     SimpleEngine,
 )
+from emergo.geometry import DEFAULT_VARIANT, VARIANTS
+from emergo.notation import position_variant
 from emergo.parallel import Runner
 from emergo.players import PLAYERS
 from emergo.search import Limit, Score
@@ -239,8 +241,24 @@ class SPRT:
 # --- openings ---------------------------------------------------------------------------------
 
 OPENINGS_FILE = Path(__file__).parent / "data" / "openings.txt"
-OPENINGS_FILES = {"hex": OPENINGS_FILE.with_name("openings_hex.txt")}
+OPENINGS_FILES = {
+    "7x7": OPENINGS_FILE.with_name("openings_7x7.txt"),
+    "hex": OPENINGS_FILE.with_name("openings_hex.txt"),
+}
 """Suites of other variants (R4), each line from the variant's start: ``hex w 12/12 | ...``."""
+
+
+def openings_file(variant: str | None = None) -> Path:
+    """The opening suite the package ships for a variant (R4; ``None``: 9x9)."""
+    variant = variant or DEFAULT_VARIANT
+    if variant == DEFAULT_VARIANT:
+        return OPENINGS_FILE
+    if variant not in OPENINGS_FILES:
+        raise ValueError(
+            f"no opening suite ships for {variant}: give an openings file "
+            f"(tools/make_openings.py --variant {variant} makes one)"
+        )
+    return OPENINGS_FILES[variant]
 
 
 @dataclass(frozen=True)
@@ -268,7 +286,8 @@ def parse_openings(
 ) -> list[Opening]:
     """Openings from text: one a line, ``moves...`` or ``R22 position | moves...``; ``#`` comments.
 
-    Every opening is played through on a board, so a bad one is reported with its line.
+    Every opening is played through on a board, so a bad one is reported with its line;
+    with ``variant`` given, so is a position of another variant.
     """
     openings: list[Opening] = []
     for number, raw in enumerate(text.splitlines(), 1):
@@ -279,20 +298,33 @@ def parse_openings(
         if "|" in line:
             head, _, line = line.partition("|")
             position = head.strip() or None
+        found = position_variant(position or "", variant)
+        if variant is not None and found != variant:
+            raise ValueError(f"{source}, line {number}: a {found} opening, not {variant}")
         opening = Opening(tuple(line.split()), position, variant)
         try:
             opening.board()
         except ValueError as e:
-            raise ValueError(f"{source}, line {number}: {e}") from None
+            hint = "" if position else _moves_variant_hint(opening)
+            raise ValueError(f"{source}, line {number}: {e}{hint}") from None
         openings.append(opening)
     return openings
 
 
+def _moves_variant_hint(opening: Opening) -> str:
+    """`` (moves of a 9x9 opening?)`` when moves that fail on their board play on another's:
+    a moves-only suite names no variant, so a file of another one fails on a square."""
+    for other in VARIANTS:
+        if other != (opening.variant or DEFAULT_VARIANT):
+            with contextlib.suppress(ValueError):
+                replace(opening, variant=other).board()
+                return f" (moves of a {other} opening?)"
+    return ""
+
+
 def load_openings(path: str | Path | None = None, *, variant: str | None = None) -> list[Opening]:
     """The openings of a file (default: the suite the package ships for ``variant``)."""
-    if path is None:
-        path = OPENINGS_FILES.get(variant or "9x9", OPENINGS_FILE)
-    path = Path(path)
+    path = Path(path) if path is not None else openings_file(variant)
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as e:
@@ -939,7 +971,41 @@ def run_match(
         raise MatchError("SPRT needs exactly two engines")
     if not 1 <= games <= GAMES_MAX or not 1 <= concurrency <= CONCURRENCY_MAX:
         raise MatchError(f"games must be in 1..{GAMES_MAX} and concurrency in 1..{CONCURRENCY_MAX}")
-    adjudication = adjudication or Adjudication()
+    suite = _opening_suite(openings, seed)
+    names = _unique_names([spec.name for spec in engines])
+    pairings = [(i, j) for i in range(len(engines)) for j in range(i + 1, len(engines))]
+    pairs = (games + 1) // 2  # per pairing
+    tally = _Tally(names, pairings, 2 * pairs * len(pairings), sprt, records, progress)
+    setup = _Setup(
+        tuple(engines), tuple(names), tuple(suite), adjudication or Adjudication(), event, seed
+    )
+    jobs = _schedule(pairings, pairs, len(suite))
+    started = time.monotonic()
+    failure: BaseException | None = None
+    try:
+        if runner is not None:
+            _on_runner(runner, partial(play_pair_job, setup), list(jobs), tally.add, tally.stop)
+        else:
+            threads = min(concurrency, pairs * len(pairings))
+            failure = _on_threads(setup, _Jobs(jobs, tally.stop), threads, tally.add)
+    except KeyboardInterrupt:
+        tally.stop.set()
+        raise MatchInterrupted(tally.result(time.monotonic() - started, interrupted=True)) from None
+    except Exception as e:  # a runner's job failed: reported below
+        failure = e
+    if failure is not None:
+        if isinstance(failure, MatchError):
+            raise failure
+        raise MatchError(f"a match worker failed: {type(failure).__name__}: {failure}") from failure
+    outcome = tally.result(time.monotonic() - started)
+    tally.final_status()
+    return outcome
+
+
+def _opening_suite(
+    openings: Sequence[Opening] | str | Path | None, seed: int | None
+) -> list[Opening]:
+    """The openings of a match, in the order they are played (shuffled with ``seed``)."""
     if isinstance(openings, Sequence) and not isinstance(openings, str):
         suite = list(openings)
     else:
@@ -948,120 +1014,151 @@ def run_match(
         raise MatchError("no openings")
     if seed is not None:
         random.Random(seed).shuffle(suite)
-    names = _unique_names([spec.name for spec in engines])
-    pairings = {
-        (i, j): PairingStats(i, j) for i in range(len(engines)) for j in range(i + 1, len(engines))
-    }
-    pairs_per_pairing = (games + 1) // 2
+    return suite
 
-    def schedule() -> Iterator[tuple[int, int, int, int]]:
-        """(pair number, first, second, opening index), made as the games are played."""
-        number = 0
-        for k in range(pairs_per_pairing):
-            for i, j in pairings:
-                yield number, i, j, k % len(suite)
-                number += 1
 
-    total_jobs = pairs_per_pairing * len(pairings)
-    total_games = 2 * total_jobs
-    record_path = Path(records) if records is not None else None
-    if record_path is not None:
-        try:
-            record_path.write_text("", encoding="utf-8")
-        except OSError as e:
-            raise MatchError(
-                f"cannot write records to {str(record_path)!r}: {e.strerror}"
-            ) from None
-    lock = threading.Lock()
-    stop = threading.Event()
-    results: list[GameResult] = []
-    halves: dict[int, list[GameResult]] = {}  # the games of each pair finished so far
-    failures: list[BaseException] = []
-    bar = _Progress(progress, total_games)
-    job_iter = schedule()
-    started = time.monotonic()
-    stopped_early = False
+def _schedule(pairings: Sequence[tuple[int, int]], pairs: int, openings: int) -> Iterator[Job]:
+    """The game pairs of a match, made as they are played: ``pairs`` rounds, each a pair of
+    every pairing, numbered in that order; round ``k`` plays opening ``k`` (cycling)."""
+    number = 0
+    for k in range(pairs):
+        for first, second in pairings:
+            yield number, first, second, k % openings
+            number += 1
 
-    def next_job() -> tuple[int, int, int, int] | None:
-        with lock:
-            if stop.is_set():
-                return None
-            return next(job_iter, None)
 
-    def finish(game: GameResult) -> None:
-        nonlocal stopped_early
-        with lock:
-            results.append(game)
-            if record_path is not None:
-                with record_path.open("a", encoding="utf-8") as handle:
-                    handle.write(("\n" if len(results) > 1 else "") + game.record)
+class _Tally:
+    """The games of a match as they end, from any thread: the records file, the statistics of
+    each pairing (a pentanomial count per finished pair), the SPRT's stop, the progress line."""
+
+    def __init__(
+        self,
+        names: list[str],
+        pairings: list[tuple[int, int]],
+        total_games: int,
+        sprt: SPRT | None,
+        records: str | Path | None,
+        progress: TextIO | None,
+    ) -> None:
+        self.names = names
+        self.pairings = {(i, j): PairingStats(i, j) for i, j in pairings}
+        self.total_games = total_games
+        self.sprt = sprt
+        self.records = Path(records) if records is not None else None
+        if self.records is not None:  # emptied now: a bad path fails before any game
+            try:
+                self.records.write_text("", encoding="utf-8")
+            except OSError as e:
+                raise MatchError(
+                    f"cannot write records to {str(self.records)!r}: {e.strerror}"
+                ) from None
+        self.lock = threading.Lock()
+        self.stop = threading.Event()
+        """Set when the match is to stop: the SPRT decided, a worker failed, Ctrl-C."""
+        self.stopped_early = False
+        self.games: list[GameResult] = []
+        self.halves: dict[int, list[GameResult]] = {}  # the games of each pair finished so far
+        self.bar = _Progress(progress, total_games)
+
+    def add(self, game: GameResult) -> None:
+        """Count a finished game (thread-safe)."""
+        with self.lock:
+            self.games.append(game)
+            if self.records is not None:
+                with self.records.open("a", encoding="utf-8") as handle:
+                    handle.write(("\n" if len(self.games) > 1 else "") + game.record)
             first, second = sorted((game.white, game.black))
-            stats = pairings[(first, second)]
+            stats = self.pairings[(first, second)]
             points = game.points(first)
             stats.wins += points == 1.0
             stats.draws += points == 0.5
             stats.losses += points == 0.0
-            mates = halves.setdefault(game.pair, [])
+            mates = self.halves.setdefault(game.pair, [])
             mates.append(game)
             if len(mates) == 2:
                 half_points = round(2 * sum(g.points(first) for g in mates))
                 stats.penta[half_points] += 1
-                if sprt is not None and sprt.state(stats.penta) != "running":
-                    stopped_early = not stop.is_set() and len(results) < total_games
-                    stop.set()
-            bar.update(len(results), _status(stats, names, sprt))
+                if self.sprt is not None and self.sprt.state(stats.penta) != "running":
+                    self.stopped_early = not self.stop.is_set() and (
+                        len(self.games) < self.total_games
+                    )
+                    self.stop.set()
+            self.bar.update(len(self.games), _status(stats, self.names, self.sprt))
 
-    setup = _Setup(tuple(engines), tuple(names), tuple(suite), adjudication, event, seed)
+    def result(self, elapsed: float, *, interrupted: bool = False) -> MatchResult:
+        """The games so far, in schedule order (an interrupted match counts as stopped early)."""
+        with self.lock:
+            done = sorted(self.games, key=lambda g: g.number)
+        return MatchResult(
+            self.names,
+            done,
+            self.pairings,
+            self.sprt,
+            interrupted or self.stopped_early,
+            elapsed,
+            self.records,
+        )
 
-    def worker(index: int) -> None:
-        seats = [_Seat(spec, 0) for spec in engines]  # seeded for each game (_play_pair)
+    def final_status(self) -> None:
+        """The last progress line: the first pairing's standing."""
+        first = next(iter(self.pairings.values()))
+        self.bar.update(len(self.games), _status(first, self.names, self.sprt), final=True)
+
+
+class _Jobs:
+    """A schedule shared by threads: the next game pair for whichever asks, until ``stop``."""
+
+    def __init__(self, jobs: Iterator[Job], stop: threading.Event) -> None:
+        self._jobs = jobs
+        self._stop = stop
+        self._lock = threading.Lock()
+
+    def take(self) -> Job | None:
+        with self._lock:
+            if self._stop.is_set():
+                return None
+            return next(self._jobs, None)
+
+    def stop(self) -> None:
+        """No more pairs for anyone (the match stops)."""
+        self._stop.set()
+
+
+def _on_threads(
+    setup: _Setup, jobs: _Jobs, count: int, finish: Callable[[GameResult], None]
+) -> BaseException | None:
+    """The game pairs on ``count`` local threads, each with engines of its own; returns the
+    first failure of a thread (the others stop at their next pair), else ``None``."""
+    failures: list[BaseException] = []
+
+    def worker() -> None:
+        seats = [_Seat(spec, 0) for spec in setup.engines]  # seeded for each game (_play_pair)
         try:
-            while (job := next_job()) is not None:
+            while (job := jobs.take()) is not None:
                 for game in _play_pair(seats, setup, job):
                     finish(game)
         except BaseException as e:  # report in the main thread, stop the others
-            with lock:
-                failures.append(e)
-            stop.set()
+            failures.append(e)
+            jobs.stop()
         finally:
             for seat in seats:
                 seat.quit()
 
     threads = [
-        threading.Thread(target=worker, args=(i,), name=f"match-worker-{i}", daemon=True)
-        for i in range(0 if runner is not None else min(concurrency, total_jobs))
+        threading.Thread(target=worker, name=f"match-worker-{i}", daemon=True) for i in range(count)
     ]
     for t in threads:
         t.start()
     try:
-        if runner is not None:
-            _on_runner(runner, partial(play_pair_job, setup), list(schedule()), finish, stop)
         for t in threads:
             while t.is_alive():
                 t.join(timeout=0.2)
     except KeyboardInterrupt:
-        stop.set()
+        jobs.stop()
         for t in threads:
             t.join(timeout=5.0)
-        with lock:
-            done = sorted(results, key=lambda g: g.number)
-        raise MatchInterrupted(
-            MatchResult(names, done, pairings, sprt, True, time.monotonic() - started, record_path)
-        ) from None
-    except Exception as e:  # a runner's job failed: reported below
-        failures.append(e)
-    if failures:
-        failure = failures[0]
-        if isinstance(failure, MatchError):
-            raise failure
-        raise MatchError(f"a match worker failed: {type(failure).__name__}: {failure}") from failure
-    results.sort(key=lambda g: g.number)
-    outcome = MatchResult(
-        names, results, pairings, sprt, stopped_early, time.monotonic() - started, record_path
-    )
-    first = next(iter(pairings.values()))
-    bar.update(len(results), _status(first, names, sprt), final=True)
-    return outcome
+        raise
+    return failures[0] if failures else None
 
 
 def _on_runner(

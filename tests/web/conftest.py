@@ -96,3 +96,21 @@ def page(browser: Any, server: str) -> Iterator[Any]:
     yield pg
     context.close()
     assert not errors, errors
+
+
+def centre(locator: Any, timeout: float = 5.0) -> tuple[float, float]:
+    """The centre of an element on the page, waiting while the board is redrawn under it.
+
+    The tests click the centre with the mouse (the topmost thing there, a piece or a dot, takes
+    the click, as for a person); a redraw between finding the element and measuring it detaches
+    it, so measure again until it is laid out.
+    """
+    deadline = time.monotonic() + timeout
+    while True:
+        locator.wait_for(state="attached", timeout=timeout * 1000)
+        box = locator.bounding_box()
+        if box is not None:
+            return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+        if time.monotonic() > deadline:
+            raise AssertionError(f"{locator} is never laid out on the page")
+        time.sleep(0.02)

@@ -10,7 +10,7 @@ from typing import Any
 from urllib.parse import quote
 
 import pytest
-from tests.web.conftest import SHOTS
+from tests.web.conftest import SHOTS, centre
 
 expect = pytest.importorskip("playwright.sync_api").expect
 
@@ -42,13 +42,11 @@ def square(page: Any, name: str) -> Any:
 
 def click(page: Any, name: str) -> None:
     """Click the centre of a square (where its piece is, if any)."""
-    box = square(page, name).bounding_box()
-    page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.click(*centre(square(page, name)))
 
 
 def hover(page: Any, name: str) -> None:
-    box = square(page, name).bounding_box()
-    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.move(*centre(square(page, name)))
 
 
 def shot(page: Any, name: str) -> None:

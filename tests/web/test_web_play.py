@@ -8,7 +8,7 @@ import re
 from typing import Any
 
 import pytest
-from tests.web.conftest import SHOTS
+from tests.web.conftest import SHOTS, centre
 
 expect = pytest.importorskip("playwright.sync_api").expect
 
@@ -22,8 +22,7 @@ def open_page(page: Any, url: str) -> None:
 
 def click(page: Any, selector: str) -> None:
     """Click the centre of the element (a square, a dot, a ring)."""
-    box = page.locator(selector).first.bounding_box()
-    page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.click(*centre(page.locator(selector).first))
 
 
 def start(page: Any, server: str, opponent: str, color: str = "white", level: str = "1") -> int:
@@ -221,27 +220,27 @@ def test_position_editor_is_checked_by_the_server(page: Any, server: str) -> Non
     expect(page.locator("#status")).to_contain_text("Black to enter")
 
 
-def test_variations_are_kept_as_branches(page: Any, server: str) -> None:
+def test_variations_are_kept_in_the_tree(page: Any, server: str) -> None:
     open_page(page, f"{server}/?pos={SEVEN}&moves=c4%20e5%20b3&animation=0&names=oblique")
     page.click("#back")
     page.click("#back")
     expect(page.locator("#moves button.current")).to_have_text("c4")
     page.fill("#move-text", "e3")
     page.press("#move-text", "Enter")
-    expect(page.locator("#moves button")).to_have_count(2)
-    branches = page.locator("#variations button")
+    expect(page.locator("#moves button.current")).to_have_text("e3")
+    main = page.locator("#moves button.main")
+    expect(main).to_have_count(3)  # the main line stays; e3 is a variation of e5
+    branches = page.locator("#moves .variation .vline")
     expect(branches).to_have_count(1)
-    assert branches.first.inner_text() == "1... e5 b3"
-    branches.first.click()  # the branch becomes the line, the line a branch
-    expect(page.locator("#moves button")).to_have_count(3)
+    assert re.sub(r"\s+", " ", branches.first.inner_text()) == "1... e3"
+    page.click("#moves button.main[data-ply='2']")  # back to the main line
     expect(page.locator("#moves button.current")).to_have_text("e5")
-    assert branches.first.inner_text() == "1... e3"
     page.click("#back")
-    page.fill("#move-text", "e3")  # playing a branch's move again takes the branch up
+    page.fill("#move-text", "e3")  # a move played here before: its node, not a copy
     page.press("#move-text", "Enter")
-    expect(page.locator("#moves button")).to_have_count(2)
+    expect(page.locator("#moves button.current")).to_have_text("e3")
     expect(branches).to_have_count(1)
-    assert branches.first.inner_text() == "1... e5 b3"
+    expect(page.locator("#moves button")).to_have_count(4)
 
 
 def test_engine_thinking_hint_draw_resign(page: Any, server: str) -> None:

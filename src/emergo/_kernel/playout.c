@@ -140,7 +140,10 @@ void pstats_add(pstats_t *st, const game_t *gm, int term, int winner)
         st->wins[winner]++;
 }
 
-int playouts(const pos_t *root, uint64_t n, uint64_t seed, pstats_t *st, halt_t *h)
+/* The body of random_games, inlined into playouts too, where the visitor test
+ * folds away (the bench's and MCTS's inner loop pays nothing for selfcheck). */
+static inline int games_loop(const pos_t *root, uint64_t n, uint64_t seed, pstats_t *st,
+                             halt_t *h, ply_visit_t visit, void *ctx)
 {
     memset(st, 0, sizeof *st);
     game_t *gm = malloc(sizeof *gm);
@@ -163,6 +166,8 @@ int playouts(const pos_t *root, uint64_t n, uint64_t seed, pstats_t *st, halt_t 
                 rc = -1;
                 break;
             }
+            if (visit && visit(gm, t, seed + i, ctx))
+                break; /* the visitor ended this game: not counted */
             if (t != TERM_NONE) {
                 pstats_add(st, gm, t, winner);
                 break;
@@ -178,4 +183,15 @@ int playouts(const pos_t *root, uint64_t n, uint64_t seed, pstats_t *st, halt_t 
     game_free(gm);
     free(gm);
     return rc;
+}
+
+int random_games(const pos_t *root, uint64_t n, uint64_t seed, pstats_t *st, halt_t *h,
+                 ply_visit_t visit, void *ctx)
+{
+    return games_loop(root, n, seed, st, h, visit, ctx);
+}
+
+int playouts(const pos_t *root, uint64_t n, uint64_t seed, pstats_t *st, halt_t *h)
+{
+    return games_loop(root, n, seed, st, h, NULL, NULL);
 }

@@ -48,9 +48,19 @@ typedef struct pstats {
 /* Count a finished game (term, winner of game_status) in st. */
 void pstats_add(pstats_t *st, const game_t *gm, int term, int winner);
 
-/* n uniformly random games from root; game i uses rng_seed(seed + i).  A
- * halt (may be NULL) ticks per ply.  Returns 0, or -1 out of memory or
- * stopped (h->stopped tells). */
+/* Sees a position of random_games before its move is drawn, with the status
+ * game_status gave (gm->ms is filled unless term is TERM_NO_PIECES) and the
+ * game's seed; non-zero ends that game at once, not counted in the stats. */
+typedef int (*ply_visit_t)(game_t *gm, int term, uint64_t game_seed, void *ctx);
+
+/* The one random-game loop: n uniformly random games from root, each to its
+ * end (R18, R19a, R19b), counted in st; game i uses rng_seed(seed + i).  A
+ * halt (may be NULL) ticks per ply; visit (may be NULL) sees every position.
+ * Returns 0, or -1 out of memory or stopped (h->stopped tells). */
+int random_games(const pos_t *root, uint64_t n, uint64_t seed, pstats_t *st, halt_t *h,
+                 ply_visit_t visit, void *ctx);
+
+/* random_games without a visitor: the playouts of the bench and of MCTS. */
 int playouts(const pos_t *root, uint64_t n, uint64_t seed, pstats_t *st, halt_t *h);
 
 #endif

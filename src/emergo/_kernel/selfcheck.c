@@ -62,53 +62,35 @@ static const char *check_ply(game_t *gm, const pos_t *root, mlist_t *l, char *ms
     return NULL;
 }
 
+typedef struct check_ctx {
+    const pos_t *root;
+    mlist_t moves; /* scratch list of check_ply */
+    checker_t *ck;
+} check_ctx_t;
+
+/* random_games' visitor: check the position, and end the game at its first failure. */
+static int check_visit(game_t *gm, int term, uint64_t game_seed, void *ctx)
+{
+    check_ctx_t *c = ctx;
+    if (term == TERM_NO_PIECES) /* R18: gm->ms is not filled */
+        return 0;
+    char msg[CHECK_ERROR_LEN - 64];
+    const char *bad = check_ply(gm, c->root, &c->moves, msg, sizeof msg);
+    if (!bad)
+        return 0;
+    checker_t *ck = c->ck;
+    if (ck->nerr < CHECK_MAX_ERRORS)
+        snprintf(ck->err[ck->nerr++], CHECK_ERROR_LEN, "seed %llu ply %zu: %s",
+                 (unsigned long long)game_seed, gm->ply, bad);
+    return 1;
+}
+
 int selfcheck(const pos_t *root, uint64_t n, uint64_t seed, checker_t *ck, halt_t *h)
 {
     memset(ck, 0, sizeof *ck);
-    game_t *gm = malloc(sizeof *gm);
-    if (!gm || game_init(gm, root) < 0) {
-        free(gm);
-        return -1;
-    }
-    mlist_t l;
-    ml_init(&l, NULL, 0);
-    int rc = 0;
-    for (uint64_t i = 0; i < n && !rc; i++) {
-        rng_t r;
-        rng_seed(&r, seed + i);
-        game_reset(gm, root);
-        for (;;) {
-            if (halt_tick(h)) {
-                rc = -1;
-                break;
-            }
-            int winner, t = game_status(gm, &winner);
-            if (t == TERM_ERROR) {
-                rc = -1;
-                break;
-            }
-            char msg[CHECK_ERROR_LEN - 64];
-            const char *bad = t == TERM_NO_PIECES ? NULL : check_ply(gm, root, &l, msg, sizeof msg);
-            if (bad) {
-                if (ck->nerr < CHECK_MAX_ERRORS)
-                    snprintf(ck->err[ck->nerr++], CHECK_ERROR_LEN, "seed %llu ply %zu: %s",
-                             (unsigned long long)(seed + i), gm->ply, bad);
-                break;
-            }
-            if (t != TERM_NONE) {
-                pstats_add(&ck->st, gm, t, winner);
-                break;
-            }
-            move_t m;
-            ms_move(root->g, &gm->ms, rng_below(&r, gm->ms.count), &m);
-            if (game_play(gm, &m) < 0) {
-                rc = -1;
-                break;
-            }
-        }
-    }
-    ml_free(&l);
-    game_free(gm);
-    free(gm);
+    check_ctx_t c = {.root = root, .ck = ck};
+    ml_init(&c.moves, NULL, 0);
+    int rc = random_games(root, n, seed, &ck->st, h, check_visit, &c);
+    ml_free(&c.moves);
     return rc;
 }

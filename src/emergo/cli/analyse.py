@@ -28,12 +28,14 @@ from emergo.cli.common import (
     EXIT_OK,
     CliError,
     Progress,
+    add_backend,
     add_common,
     add_force,
+    add_hash,
+    add_quiet,
     check_output,
     in_background,
     int_range,
-    option_range,
     play_texts,
     read_text,
     search_backend,
@@ -42,10 +44,9 @@ from emergo.cli.common import (
     write_file,
 )
 from emergo.geometry import Names
-from emergo.players import BACKENDS
 from emergo.record import Game, RecordError, read_games, write_games
 from emergo.search import Limit, Searcher, SearchInfo
-from emergo.wire import DEPTH_MAX, HASH, MULTIPV_MAX, NODES_MAX, SECONDS_MAX
+from emergo.wire import DEPTH_MAX, MULTIPV_MAX, NODES_MAX, SECONDS_MAX
 
 GAMES_MAX = 10**9
 """The largest ``--game`` number."""
@@ -102,20 +103,9 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         metavar="K",
         help=f"show the best K lines (default 1, at most {MULTIPV_MAX})",
     )
-    p.add_argument(
-        "--backend",
-        choices=BACKENDS,
-        default="auto",
-        help="search backend (default auto: the C kernel's search when it has one)",
-    )
-    p.add_argument(
-        "--hash",
-        type=option_range(HASH),
-        default=64,
-        metavar="MB",
-        help=f"megabytes of search tables ({HASH.min}..{HASH.max}, default 64)",
-    )
-    p.add_argument("-q", "--quiet", action="store_true", help="no progress on standard error")
+    add_backend(p)
+    add_hash(p, "megabytes of search tables", default=64)
+    add_quiet(p)
     add_force(p)
     add_common(p)
     p.set_defaults(run=run)

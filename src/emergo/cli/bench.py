@@ -20,16 +20,17 @@ from emergo.cli.common import (
     CliError,
     Progress,
     add_force,
+    add_quiet,
+    add_seed,
+    add_variant,
     check_output,
     in_background,
     int_range,
     kernel_problem,
-    option_range,
     seconds,
     write_file,
 )
-from emergo.geometry import VARIANTS
-from emergo.wire import DEPTH_MAX, SECONDS_MAX, SEED
+from emergo.wire import DEPTH_MAX, SECONDS_MAX
 
 GAMES_MAX = 10**9
 """The largest ``--games``."""
@@ -44,7 +45,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
             "part shows on standard error as it is done; Ctrl-C stops (exit status 130)."
         ),
     )
-    parser.add_argument("--variant", choices=VARIANTS, default="9x9", help="board (default 9x9)")
+    add_variant(parser, "board (default 9x9)", default="9x9")
     side = parser.add_mutually_exclusive_group()
     side.add_argument("--kernel-only", action="store_true", help="measure the C kernel only")
     side.add_argument(
@@ -78,9 +79,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         metavar="N",
         help="play exactly N random games per side",
     )
-    parser.add_argument(
-        "--seed", type=option_range(SEED), default=1, help=f"random seed (0..{SEED.max}, default 1)"
-    )
+    add_seed(parser, "random seed", default=1)
     parser.add_argument(
         "--json",
         nargs="?",
@@ -89,7 +88,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         help="write the figures as JSON to FILE too ('-' or no FILE: standard output, "
         "instead of the table)",
     )
-    parser.add_argument("-q", "--quiet", action="store_true", help="no progress on standard error")
+    add_quiet(parser)
     add_force(parser)
     parser.add_argument(
         "--check",

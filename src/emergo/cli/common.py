@@ -23,10 +23,10 @@ from emergo.diagram import diagram
 from emergo.geometry import NAMINGS, VARIANTS, Names
 from emergo.notation import position_variant
 from emergo.parallel import Runner, check_ray_address
-from emergo.players import backend, kernel_missing
+from emergo.players import BACKENDS, backend, kernel_missing
 from emergo.search import Searcher
 from emergo.svg import VIEWS, View, board_svg
-from emergo.wire import Option, shown
+from emergo.wire import HASH, SEED, Option, shown
 
 EXIT_OK = 0
 EXIT_FAILURE = 1
@@ -153,11 +153,7 @@ def view_names(args: argparse.Namespace) -> Names:
 
 def add_common(p: argparse.ArgumentParser, *, view: bool = False) -> None:
     """``--variant``, ``--names`` and, for commands that draw, ``--view`` and ``--ascii``."""
-    p.add_argument(
-        "--variant",
-        choices=VARIANTS,
-        help="board for a position without a variant prefix, and for the start (R4)",
-    )
+    add_variant(p, "board for a position without a variant prefix, and for the start (R4)")
     if view:
         p.add_argument(
             "--view",
@@ -228,6 +224,66 @@ def check_output(path: str | None, force: bool, option: str) -> None:
         raise CliError(f"{option} {path}: the file exists (--force overwrites it)")
 
 
+# --- options several commands share: declared once here, each command says what it is for ------
+
+
+def _with_range(what: str, low: int, high: int, default: int | None = None) -> str:
+    """An option's help ending with its range and default: ``games at once (1..64, default 1)``."""
+    return f"{what} ({low}..{high}" + ("" if default is None else f", default {default}") + ")"
+
+
+def add_variant(p: argparse.ArgumentParser, what: str, default: str | None = None) -> None:
+    """``--variant``: the board (R4)."""
+    p.add_argument("--variant", choices=VARIANTS, default=default, help=what)
+
+
+def add_quiet(p: argparse.ArgumentParser) -> None:
+    """``-q``/``--quiet``: no progress on standard error."""
+    p.add_argument("-q", "--quiet", action="store_true", help="no progress on standard error")
+
+
+def add_seed(
+    p: argparse.ArgumentParser, what: str, default: int | None = None, metavar: str | None = None
+) -> None:
+    """``--seed``, in the range of the protocol's ``Seed`` option (emergo.wire.SEED)."""
+    assert SEED.min is not None and SEED.max is not None
+    p.add_argument(
+        "--seed",
+        type=option_range(SEED),
+        default=default,
+        metavar=metavar,
+        help=_with_range(what, SEED.min, SEED.max, default),
+    )
+
+
+def add_hash(p: argparse.ArgumentParser, what: str, default: int) -> None:
+    """``--hash MB``, in the range of the protocol's ``Hash`` option (emergo.wire.HASH)."""
+    assert HASH.min is not None and HASH.max is not None
+    p.add_argument(
+        "--hash",
+        type=option_range(HASH),
+        default=default,
+        metavar="MB",
+        help=_with_range(what, HASH.min, HASH.max, default),
+    )
+
+
+def add_backend(p: argparse.ArgumentParser, what: str = "search backend") -> None:
+    """``--backend``: the search backend of the engine (emergo.players.BACKENDS)."""
+    p.add_argument(
+        "--backend",
+        choices=BACKENDS,
+        default="auto",
+        help=f"{what} (default auto: the C kernel's search when built, else python)",
+    )
+
+
+def add_concurrency(p: argparse.ArgumentParser, high: int, what: str = "games at once") -> None:
+    """``-c``/``--concurrency``: how many games run at once."""
+    text = _with_range(what, 1, high, 1)
+    p.add_argument("-c", "--concurrency", type=int_range(1, high), default=1, help=text)
+
+
 def add_force(p: argparse.ArgumentParser) -> None:
     """``--force``: overwrite output files that exist."""
     p.add_argument("--force", action="store_true", help="overwrite output files that exist")
@@ -252,6 +308,9 @@ def _ray_address(text: str) -> str:
         return check_ray_address(text)
     except ValueError as e:
         raise argparse.ArgumentTypeError(str(e)) from None
+
+
+# --- what the options choose: a runner, a search backend, the kernel -----------------------------
 
 
 def ray_runner(address: str) -> Runner:

@@ -17,14 +17,14 @@ from emergo.cli.common import (
     EXIT_USAGE,
     CliError,
     Parser,
+    add_backend,
+    add_seed,
     broken_pipe,
     check_kernel,
-    option_range,
 )
-from emergo.players import BACKENDS, PLAYERS, backend, searcher
+from emergo.players import PLAYERS, backend, searcher
 from emergo.protocol import EngineSession, serve
 from emergo.search import Searcher
-from emergo.wire import SEED
 
 PROG = "emergo-engine"
 
@@ -44,12 +44,7 @@ def build_parser() -> argparse.ArgumentParser:
         epilog="Exit status: 0 ok, 1 the C kernel is needed but not built, 2 usage error.",
     )
     parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
-    parser.add_argument(
-        "--backend",
-        choices=BACKENDS,
-        default="auto",
-        help="search backend: auto (the C kernel's search when built), kernel, python",
-    )
+    add_backend(parser)
     parser.add_argument(
         "--player",
         type=_player,
@@ -58,13 +53,11 @@ def build_parser() -> argparse.ArgumentParser:
         + "; ".join(f"{e.name} ({e.description})" for e in PLAYERS.values())
         + ".  mcts has the options Exploration and Playouts",
     )
-    parser.add_argument(
-        "--seed",
-        type=option_range(SEED),
+    add_seed(
+        parser,
+        "random seed of the level draws and of --player, also the option Seed",
         default=0,
         metavar="N",
-        help=f"random seed of the level draws and of --player (0..{SEED.max}; also the "
-        "option Seed)",
     )
     return parser
 

@@ -10,12 +10,15 @@ from emergo.cli.common import (
     EXIT_INTERRUPTED,
     EXIT_OK,
     CliError,
+    add_concurrency,
     add_force,
+    add_quiet,
     add_ray,
+    add_seed,
+    add_variant,
     check_output,
     close_runner,
     int_range,
-    option_range,
     ray_runner,
 )
 from emergo.match import (
@@ -27,12 +30,12 @@ from emergo.match import (
     Adjudication,
     MatchError,
     MatchInterrupted,
+    Opening,
     load_openings,
     parse_engine_spec,
     run_match,
 )
 from emergo.players import PLAYERS
-from emergo.wire import SEED
 
 DESCRIPTION = (
     """Play a match between engines speaking the emergo engine protocol.
@@ -44,9 +47,10 @@ or key=value words:
   cmd="COMMAND LINE" name=NAME depth=N nodes=N move-time=SECONDS tc=BASE+INC
   timeout=SECONDS option.NAME=VALUE
 --each adds words to every engine.  Games are played in colour-swapped pairs from
-the openings; each game's result shows on standard error as it ends (-q: none),
-and the summary gives W/D/L, pentanomial counts, Elo +/- 95% error, LOS and the
-SPRT state.  Ctrl-C stops the match (exit status 130) with the summary of the
+the openings (the shipped suite of --variant, or --openings FILE; the engines take
+the board from the positions); each game's result shows on standard error as it
+ends (-q: none), and the summary gives W/D/L, pentanomial counts, Elo +/- 95%
+error, LOS and the SPRT state.  Ctrl-C stops the match (exit status 130) with the summary of the
 games played.  --ray ADDRESS plays the game pairs on a Ray cluster instead of
 --concurrency local games (each game seeded on its own: the same games)."""
 )
@@ -70,6 +74,15 @@ def _sprt_arg(text: str) -> SPRT:
         raise argparse.ArgumentTypeError(str(e)) from None
 
 
+def _openings(path: str | None, variant: str | None) -> list[Opening]:
+    """The suite of the match: the file's, checked against an explicit ``--variant``, else the
+    variant's shipped one (without ``--variant`` a file plays on the board its positions name)."""
+    try:
+        return load_openings(path, variant=variant)
+    except ValueError as e:
+        raise CliError(f"{'--openings' if path else '--variant'}: {e}") from None
+
+
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = sub.add_parser(
         "match",
@@ -86,21 +99,19 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         default=20,
         help=f"games per pairing (1..{GAMES_MAX:,}, default 20)",
     )
-    parser.add_argument(
-        "-c",
-        "--concurrency",
-        type=int_range(1, CONCURRENCY_MAX),
-        default=1,
-        help=f"games at once (1..{CONCURRENCY_MAX}, default 1)",
+    add_concurrency(parser, CONCURRENCY_MAX)
+    add_variant(
+        parser,
+        "board of the match (R4; default 9x9, or the variant of the --openings file): "
+        "the variant's shipped opening suite; the engines take it from the positions",
     )
     parser.add_argument(
-        "--openings", metavar="FILE", help="openings file (default: the shipped suite)"
+        "--openings",
+        metavar="FILE",
+        help="openings file (default: the shipped suite of the variant); "
+        "an opening of another --variant is an error",
     )
-    parser.add_argument(
-        "--seed",
-        type=option_range(SEED),
-        help=f"shuffle the openings with this seed (0..{SEED.max})",
-    )
+    add_seed(parser, "shuffle the openings with this seed")
     parser.add_argument("--sprt", type=_sprt_arg, metavar="'elo0=0 elo1=10 alpha=0.05 beta=0.05'")
     parser.add_argument(
         "--adjudicate-score",
@@ -151,7 +162,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     add_force(parser)
     parser.add_argument("--no-records", action="store_true", help="do not write game records")
     add_ray(parser)
-    parser.add_argument("-q", "--quiet", action="store_true", help="no progress on standard error")
+    add_quiet(parser)
     parser.set_defaults(run=run)
 
 
@@ -160,7 +171,7 @@ def run(args: argparse.Namespace) -> int:
     if len(args.engine) < 2:
         raise CliError("name at least two engines with --engine")
     specs = [parse_engine_spec(text, args.each) for text in args.engine]
-    suite = load_openings(args.openings)
+    suite = _openings(args.openings, args.variant)
     if not args.no_records:
         check_output(args.records, args.force, "--records")
     adjudication = Adjudication(

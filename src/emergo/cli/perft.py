@@ -12,6 +12,7 @@ from emergo.cli.common import (
     CliError,
     Progress,
     add_common,
+    add_quiet,
     in_background,
     int_range,
     start_or,
@@ -39,7 +40,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument("position", nargs="*", metavar="POSITION", help="default: the start")
     p.add_argument("--divide", action="store_true", help="one line per first move, then total")
     p.add_argument("--reference", action="store_true", help="use the pure Python reference")
-    p.add_argument("-q", "--quiet", action="store_true", help="no progress on standard error")
+    add_quiet(p)
     add_common(p)
     p.set_defaults(run=run)
 

@@ -34,10 +34,11 @@ from emergo.cli.common import (
     EXIT_INTERRUPTED,
     EXIT_OK,
     CliError,
+    add_backend,
     add_common,
+    add_seed,
     check_kernel,
     int_range,
-    option_range,
     parse_board,
     render,
     search_backend,
@@ -63,12 +64,12 @@ from emergo.game import (
 )
 from emergo.geometry import Names
 from emergo.levels import LEVEL_MAX, LEVELS
-from emergo.players import BACKENDS, PLAYERS, searcher
+from emergo.players import PLAYERS, searcher
 from emergo.record import Game as Record
 from emergo.record import read_game, write_game
 from emergo.search import Limit, Searcher
 from emergo.svg import View
-from emergo.wire import SECONDS_MAX, SEED
+from emergo.wire import SECONDS_MAX
 
 HUMAN = "human"
 
@@ -116,17 +117,8 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         help="clocks: BASE+INC Fischer seconds (300+2) or S/move (10/move); "
         "who runs out of time loses (R20)",
     )
-    p.add_argument(
-        "--backend",
-        choices=BACKENDS,
-        default="auto",
-        help="search backend of the engine and hint (default auto: the C kernel's if built)",
-    )
-    p.add_argument(
-        "--seed",
-        type=option_range(SEED),
-        help=f"seed of the computer players' random choices (0..{SEED.max})",
-    )
+    add_backend(p, "search backend of the engine and hint")
+    add_seed(p, "seed of the computer players' random choices")
     p.add_argument("--position", help="start from this R22 position (quote it)")
     p.add_argument("--load", metavar="FILE", help="go on with the (first) game saved in FILE")
     p.add_argument(

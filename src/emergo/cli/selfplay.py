@@ -11,16 +11,19 @@ from emergo.cli.common import (
     EXIT_OK,
     CliError,
     Progress,
+    add_concurrency,
     add_force,
+    add_hash,
+    add_quiet,
     add_ray,
+    add_seed,
+    add_variant,
     check_output,
     close_runner,
     int_range,
     kernel_problem,
-    option_range,
     ray_runner,
 )
-from emergo.geometry import VARIANTS
 from emergo.levels import LEVEL_MAX
 from emergo.parallel import WORKERS_MAX, Runner, ThreadRunner
 from emergo.selfplay import (
@@ -33,7 +36,7 @@ from emergo.selfplay import (
     run_selfplay,
     write_npz,
 )
-from emergo.wire import HASH, NODES_MAX, SEED
+from emergo.wire import NODES_MAX
 
 DEFAULT_NODES = 2000
 
@@ -79,13 +82,8 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         default=LEVEL_MAX,
         help=f"playing level 1..{LEVEL_MAX} (docs/engine.md; default {LEVEL_MAX}, full strength)",
     )
-    parser.add_argument("--variant", choices=VARIANTS, help="board (R4; default 9x9)")
-    parser.add_argument(
-        "--seed",
-        type=option_range(SEED),
-        default=0,
-        help=f"the run's seed (0..{SEED.max}, default 0)",
-    )
+    add_variant(parser, "board (R4; default 9x9)")
+    add_seed(parser, "the run's seed", default=0)
     parser.add_argument(
         "--random-plies",
         type=int_range(0, RANDOM_PLIES_MAX),
@@ -107,25 +105,13 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         metavar="N",
         help="a game still going after N plies is a draw (default 300)",
     )
-    parser.add_argument(
-        "--hash",
-        type=option_range(HASH),
-        default=8,
-        metavar="MB",
-        help=f"transposition table per game in MB ({HASH.min}..{HASH.max}, default 8)",
-    )
+    add_hash(parser, "transposition table per game in MB", default=8)
     parser.add_argument(
         "--weights", metavar="FILE", help="evaluation weights (default: the shipped file)"
     )
-    parser.add_argument(
-        "-c",
-        "--concurrency",
-        type=int_range(1, WORKERS_MAX),
-        default=1,
-        help=f"games at once in this process (1..{WORKERS_MAX}, default 1)",
-    )
+    add_concurrency(parser, WORKERS_MAX, "games at once in this process")
     add_ray(parser)
-    parser.add_argument("-q", "--quiet", action="store_true", help="no progress on standard error")
+    add_quiet(parser)
     parser.set_defaults(run=run)
 
 

@@ -8,8 +8,11 @@ Routes (docs/web.md documents each for third-party clients):
 * ``POST /api/move`` parse a move text in any notation against a position;
 * ``POST /api/analyse`` a bounded engine analysis; ``WS /ws/analyse`` a streamed, stoppable one;
 * ``POST /api/record/import`` and ``/api/record/export`` game records (:mod:`emergo.record`);
+* ``POST /api/review`` the engine's review of a line; ``WS /ws/review`` a streamed, stoppable one;
 * ``GET|PUT /api/settings`` the page's settings, kept in the store;
-* ``/api/games...`` and ``WS /ws/game/{id}`` games (:mod:`emergo.web.games`).
+* ``GET /api/store`` the store's schema version;
+* ``/api/games...`` and ``WS /ws/game/{id}`` games (:mod:`emergo.web.games`);
+* ``/api/studies...`` the analysis board's variation trees (:mod:`emergo.web.studies`).
 
 Nothing here decides a rule: every answer comes from :class:`emergo.Board`.
 """
@@ -21,6 +24,7 @@ import contextlib
 import io
 import json
 import logging
+import threading
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -34,9 +38,11 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from emergo import record
+from emergo.analyse import GameReview
 from emergo.board import Board
 from emergo.geometry import NAMINGS, VARIANTS, geometry
-from emergo.web.analysis import Analyst, limit_from
+from emergo.search import Limit
+from emergo.web.analysis import Analyst, limit_from, review_data, review_line
 from emergo.web.inputs import board_of, body_json, names_of, text_of
 from emergo.web.positions import (
     JSON,
@@ -48,7 +54,7 @@ from emergo.web.positions import (
     position_data,
 )
 from emergo.web.security import MAX_BODY, BodyTooLarge, Guard
-from emergo.web.store import Store
+from emergo.web.store import SCHEMA_HEAD, Store
 
 STATIC = Path(__file__).with_name("static")
 log = logging.getLogger("emergo.web")
@@ -73,6 +79,14 @@ async def index(request: Request) -> Response:
 
 async def health(request: Request) -> Response:
     return JSONResponse({"ok": True})
+
+
+async def store_info(request: Request) -> Response:
+    """``{"schema": "0002", "head": "0002"}``: the store's schema version (null without a
+    store) and the newest one this server knows."""
+    store: Store | None = request.app.state.store
+    schema = await asyncio.to_thread(store.schema_version) if store is not None else None
+    return JSONResponse({"schema": schema, "head": SCHEMA_HEAD})
 
 
 async def api_geometry(request: Request) -> Response:
@@ -295,9 +309,8 @@ def review(board: Board, seconds: float, names: Any) -> JSON:
     return {"moves": moves, "text": record.write_game(result.annotated(names), names=names)}
 
 
-async def api_review(request: Request) -> Response:
-    """``POST /api/review {"pos", "moves", "time": seconds a position (<= 2), "names"}``."""
-    data = await body_json(request)
+def review_request(data: JSON) -> tuple[Board, float, Any]:
+    """The line, seconds a position and names of a review request, checked."""
     board = board_of(data)
     if not board.move_stack:
         raise RequestError("no moves to review")
@@ -308,8 +321,107 @@ async def api_review(request: Request) -> Response:
         raise RequestError("time must be seconds")
     if not 0 < seconds <= REVIEW_MAX_TIME:
         raise RequestError(f"time must be in (0, {REVIEW_MAX_TIME}] seconds a position")
-    names = names_of(data.get("names"))
-    return JSONResponse(await asyncio.to_thread(review, board, float(seconds), names))
+    return board, float(seconds), names_of(data.get("names"))
+
+
+async def api_review(request: Request) -> Response:
+    """``POST /api/review {"pos", "moves", "time": seconds a position (<= 2), "names"}``."""
+    board, seconds, names = review_request(await body_json(request))
+    return JSONResponse(await asyncio.to_thread(review, board, seconds, names))
+
+
+async def ws_review(ws: WebSocket) -> None:
+    """A streamed, stoppable review: ``{"type": "start", pos, moves, time, names, id?}`` starts
+    one (one at a time), ``{"type": "stop"}`` stops it at once; the server sends ``progress``
+    (``done``, ``total`` positions), ``move`` (each move's review, as soon as it is settled) and
+    ``done`` (``stopped``, the moves reviewed, the annotated record ``text``)."""
+    from emergo.players import backend
+    from emergo.web.games import backend_for
+
+    await ws.accept()
+    loop = asyncio.get_running_loop()
+    outbox: asyncio.Queue[JSON | None] = asyncio.Queue()
+    stop = threading.Event()
+    task: asyncio.Task[None] | None = None
+
+    async def sender() -> None:
+        while (message := await outbox.get()) is not None:
+            with contextlib.suppress(RuntimeError, WebSocketDisconnect):
+                await ws.send_json(message)
+
+    def post(message: JSON) -> None:  # from the review's thread
+        loop.call_soon_threadsafe(outbox.put_nowait, message)
+
+    async def run(
+        board: Board, seconds: float, names: Any, request_id: Any, stop: threading.Event
+    ) -> None:
+        game = record.Game.from_board(board)
+        partial = GameReview(game)  # what a move's comment needs: the game
+
+        def work() -> tuple[JSON, bool]:
+            searcher = backend(backend_for(board.variant))
+            result = review_line(
+                game,
+                searcher,
+                Limit(time=seconds),
+                stop=stop,
+                on_move=lambda r: post(
+                    {"type": "move", "id": request_id, "move": review_data(partial, r, names)}
+                ),
+                progress=lambda done, total: post(
+                    {"type": "progress", "id": request_id, "done": done, "total": total}
+                ),
+            )
+            moves = [review_data(result, r, names) for r in result.moves]
+            text = record.write_game(result.annotated(names), names=names)
+            return {"moves": moves, "text": text}, stop.is_set()
+
+        try:
+            out, stopped = await asyncio.to_thread(work)
+        except Exception as e:  # the engine failed: the page hears why, the server goes on
+            log.exception("review failed")
+            error = f"the review failed: {e}"
+            outbox.put_nowait({"type": "error", "id": request_id, "error": error})
+            return
+        outbox.put_nowait({"type": "done", "id": request_id, "stopped": stopped, **out})
+
+    sending = asyncio.ensure_future(sender())
+    try:
+        while True:
+            try:
+                raw = await ws.receive_text()
+            except KeyError:  # a binary frame
+                outbox.put_nowait({"type": "error", "error": "send JSON text messages"})
+                continue
+            try:
+                if len(raw) > MAX_BODY:
+                    raise RequestError("message too large")
+                data = json.loads(raw)
+                if not isinstance(data, dict):
+                    raise RequestError("a message must be a JSON object")
+                kind = data.get("type")
+                if kind == "stop":
+                    stop.set()
+                    continue
+                if kind != "start":
+                    raise RequestError("type must be start or stop")
+                if task is not None and not task.done():
+                    raise RequestError("a review is running: stop it first")
+                board, seconds, names = review_request(data)
+            except (ValueError, RequestError) as e:
+                outbox.put_nowait({"type": "error", "error": str(e)})
+                continue
+            stop = threading.Event()
+            task = asyncio.ensure_future(run(board, seconds, names, data.get("id"), stop))
+    except WebSocketDisconnect:
+        pass
+    finally:
+        stop.set()  # a page that goes away stops its review
+        if task is not None:
+            with contextlib.suppress(Exception):
+                await task
+        outbox.put_nowait(None)
+        await sending
 
 
 async def api_settings(request: Request) -> Response:
@@ -365,7 +477,7 @@ def create_app(
     ``hosts`` are extra host names the server answers to besides localhost (``--host``);
     ``player_factory(spec, variant)`` makes the players of live games (tests pass their own).
     """
-    from emergo.web import games
+    from emergo.web import games, studies
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -376,6 +488,7 @@ def create_app(
     routes = [
         Route("/", index),
         Route("/api/health", health),
+        Route("/api/store", store_info),
         Route("/api/geometry", api_geometry),
         Route("/api/position", api_position, methods=["GET", "POST"]),
         Route("/api/move", api_move, methods=["POST"]),
@@ -385,7 +498,9 @@ def create_app(
         Route("/api/review", api_review, methods=["POST"]),
         Route("/api/settings", api_settings, methods=["GET", "PUT"]),
         WebSocketRoute("/ws/analyse", ws_analyse),
+        WebSocketRoute("/ws/review", ws_review),
         *games.routes(),
+        *studies.routes(),
         Mount("/static", app=StaticFiles(directory=STATIC), name="static"),
     ]
     app = Starlette(

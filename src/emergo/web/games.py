@@ -35,6 +35,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from emergo import record
 from emergo.board import BLACK, WHITE, Board, Color, Move, Outcome, Termination
 from emergo.game import (
+    ClockTick,
     Computer,
     ComputerFailed,
     DrawDeclined,
@@ -48,6 +49,7 @@ from emergo.game import (
     Player,
     TakenBack,
     Thinking,
+    TimeControl,
 )
 from emergo.search import Limit, Searcher
 from emergo.web import timing
@@ -111,6 +113,49 @@ def check_player(spec: Any, color: str) -> JSON:
     raise RequestError(f"unknown player kind {kind!r} (human or engine)")
 
 
+MAX_CLOCK = 3 * 3600.0
+"""Most seconds of a clock's base (and of an increment: ``MAX_INCREMENT``)."""
+MAX_INCREMENT = 600.0
+
+
+def check_clock(spec: Any) -> TimeControl | None:
+    """A game's time control, checked: ``null`` (none), ``{"kind": "fischer", "base": seconds,
+    "increment": seconds}`` or ``{"kind": "per-move", "base": seconds}`` (R20)."""
+    if spec is None:
+        return None
+    if not isinstance(spec, dict):
+        raise RequestError("clock must be null or an object such as {'kind': 'fischer', ...}")
+    kind, base, increment = spec.get("kind"), spec.get("base"), spec.get("increment", 0)
+    for name, value, most in (("base", base, MAX_CLOCK), ("increment", increment, MAX_INCREMENT)):
+        if not isinstance(value, int | float) or isinstance(value, bool) or not 0 <= value <= most:
+            raise RequestError(f"the clock's {name} must be seconds in [0, {most:g}]")
+    if kind == "fischer":
+        if not base:
+            raise RequestError("the clock's base must be more than 0 seconds")
+        return TimeControl.fischer(float(base), float(increment))
+    if kind == "per-move":
+        if not base or increment:
+            raise RequestError("a per-move clock needs a base of more than 0 s, no increment")
+        return TimeControl.per_move(float(base))
+    raise RequestError(f"unknown clock kind {kind!r} (fischer or per-move)")
+
+
+def _time_control_of(saved: JSON) -> TimeControl | None:
+    tag = (saved.get("tags") or {}).get("TimeControl")
+    try:
+        return TimeControl.parse(tag) if tag else None
+    except ValueError:
+        return None
+
+
+def _clocks_of(saved: JSON) -> tuple[float, float] | None:
+    """The clocks stored with a saved game's last move (None: full clocks, or no clock)."""
+    clocks = saved.get("clocks")
+    if not clocks:
+        return None
+    return float(clocks["white"]), float(clocks["black"])
+
+
 def backend_for(variant: str) -> str:
     """The search backend for ``variant``: the C kernel when it plays it, else Python."""
     try:
@@ -157,8 +202,12 @@ class LiveGame:
         base: int = 0,
         outcome: Outcome | None = None,
         factory: PlayerFactory = make_player,
+        time_control: TimeControl | None = None,
+        clocks: tuple[float, float] | None = None,
     ) -> None:
+        """``clocks``: the seconds left (white, black) to resume with (the store's)."""
         self.id = game_id
+        self.time_control = time_control
         self.store = store
         self.loop = loop
         self.specs = specs
@@ -183,23 +232,41 @@ class LiveGame:
         # the stored position's data: computed once per stored change, whoever asks.
         self._line = line_data(board)
         self._view: JSON | None = None
-        self.game = self._new_game(board, outcome)
+        self.game = self._new_game(board, outcome, clocks if time_control else None)
         self.watchdog = loop.create_task(self._watch())
 
     # the game and its replacement
 
-    def _new_game(self, board: Board, outcome: Outcome | None = None) -> Game:
+    def _new_game(
+        self,
+        board: Board,
+        outcome: Outcome | None = None,
+        clocks: tuple[float | None, float | None] | None = None,
+    ) -> Game:
         variant = board.variant
         white = self.factory(self.specs["white"], variant)
         black = self.factory(self.specs["black"], variant)
-        if outcome is None:
-            game = Game(white=white, black=black, board=board, analyser=_analyser(variant))
-        else:  # a resignation, agreement or time forfeit the store recorded
-            ending = {"Result": outcome.result(), "Termination": outcome.termination.value}
-            game = Game.from_record(
-                record.Game.from_board(board, **ending),
+        tc = self.time_control
+        if outcome is None and clocks is None:
+            game = Game(
                 white=white,
                 black=black,
+                board=board,
+                time_control=tc,
+                analyser=_analyser(variant),
+            )
+        else:  # a resignation, agreement or time forfeit the store recorded; clocks kept
+            tags = {}
+            if outcome is not None:
+                tags = {"Result": outcome.result(), "Termination": outcome.termination.value}
+            for tag, left in zip(("WhiteClock", "BlackClock"), clocks or (), strict=False):
+                if left is not None:
+                    tags[tag] = f"{max(left, 0.0):.3f}"
+            game = Game.from_record(
+                record.Game.from_board(board, **tags),
+                white=white,
+                black=black,
+                time_control=tc,
                 analyser=_analyser(variant),
             )
         self.unsubscribe = game.subscribe(self.on_event)
@@ -222,6 +289,7 @@ class LiveGame:
 
     def _replace_locked(self, why: str) -> None:
         old = self.game
+        clocks = (old.clock(WHITE), old.clock(BLACK)) if self.time_control else None
         old.close()
         old.wait(5.0)  # the events of the old game delivered (and stored) first
         self.unsubscribe()
@@ -238,7 +306,7 @@ class LiveGame:
         self.restarts += 1
         self.failed = why
         log.warning("game %s: %s; the engine is restarted", self.id, why)
-        self.game = self._new_game(board, outcome)
+        self.game = self._new_game(board, outcome, clocks)
         self.store.set_version(self.id, self.version)
         self._send({"type": "event", "event": "EngineRestarted", "error": why}, True)
 
@@ -246,16 +314,22 @@ class LiveGame:
 
     def on_event(self, event: Event) -> None:
         """From any thread: store what must survive, then tell every client (in that order)."""
+        if isinstance(event, ClockTick):  # the clocks after a move: news, not a change
+            tick = {"white": round(event.white, 3), "black": round(event.black, 3)}
+            self._send({"type": "event", "event": "ClockTick", **tick}, False)
+            return
         version = self.base + getattr(event, "version", 0)
         try:
             if isinstance(event, MovePlayed):
                 timing.mark("play")
-                self.store.add_move(self.id, event.ply, event.text, version=version)
+                self.store.add_move(
+                    self.id, event.ply, event.text, version=version, clocks=event.clocks
+                )
                 timing.mark("store")
                 self.plies = event.ply
             elif isinstance(event, TakenBack):
                 self.plies -= len(event.moves)
-                self.store.take_back(self.id, self.plies, version=version)
+                self.store.take_back(self.id, self.plies, version=version, clocks=event.clocks)
             elif isinstance(event, GameOver):
                 outcome = event.outcome
                 self.store.finish_game(
@@ -353,6 +427,8 @@ class LiveGame:
             allowed = HANG_GRACE
             if isinstance(player, Computer) and player.limit is not None and player.limit.time:
                 allowed += player.limit.time
+            elif game.time_control is not None:  # it thinks within its clock
+                allowed += max(game.clock(game.turn) or 0.0, 0.0)
             if time.monotonic() - self._thinking_since[1] > allowed:
                 self._thinking_since = None
                 why = "the engine stopped answering"
@@ -368,6 +444,7 @@ class LiveGame:
                 self._view = position_data(self.stored_board)
             position = self._view
             line = {**self._line, "moves": list(self._line["moves"])}
+            turn = self.stored_board.turn
         thinking = game.thinking and outcome is None
         offer = game.draw_offer
         data = dict(position)  # the cached view is shared: change a copy
@@ -395,6 +472,22 @@ class LiveGame:
             "failed": self.failed,
             "state": data,
             "line": line,
+            "clock": self.clock_data(game, outcome is None and data["outcome"] is None, turn),
+        }
+
+    def clock_data(self, game: Game, running: bool, turn: Color) -> JSON | None:
+        """The clocks now: seconds left each, the one running (the side to move's), the control."""
+        tc = self.time_control
+        if tc is None:
+            return None
+        left = {name: max(game.clock(color) or 0.0, 0.0) for name, color in COLORS.items()}
+        return {
+            "control": tc.tag(),
+            "kind": tc.kind,
+            "base": tc.base,
+            "increment": tc.increment,
+            **{name: round(value, 3) for name, value in left.items()},
+            "running": color_name(turn) if running and game.started else None,
         }
 
     def close(self) -> None:
@@ -493,6 +586,8 @@ async def resume(app: Any, game_id: int) -> LiveGame:
             base=int(saved.get("version", 0)) + 1,
             outcome=outcome,
             factory=factory,
+            time_control=_time_control_of(saved),
+            clocks=_clocks_of(saved),
         )
 
     live = lives.get(game_id)  # another request may have resumed it meanwhile
@@ -576,6 +671,7 @@ async def create_game(request: Request) -> Response:
         "white": check_player(data.get("white", {"kind": "human"}), "white"),
         "black": check_player(data.get("black", {"kind": "engine", "level": 5}), "black"),
     }
+    time_control = check_clock(data.get("clock"))
     factory: PlayerFactory = getattr(request.app.state, "player_factory", make_player)
     names = {c: _display(factory, specs[c], board.variant) for c in COLORS}
     start = board.root()
@@ -586,12 +682,14 @@ async def create_game(request: Request) -> Response:
         white=names["white"],
         black=names["black"],
         players=specs,
+        tags={"TimeControl": time_control.tag()} if time_control else None,
     )
     for ply, move in enumerate(board.move_stack, 1):  # the moves before the game, stored first
         text = start.move_text(move)
         start.push(move)
         await asyncio.to_thread(store.add_move, game_id, ply, text, version=0)
-    live = LiveGame(game_id, store, asyncio.get_running_loop(), specs, board, factory=factory)
+    loop = asyncio.get_running_loop()
+    live = LiveGame(game_id, store, loop, specs, board, factory=factory, time_control=time_control)
     _lives(request.app)[game_id] = live
     await _evict(_lives(request.app))
     return JSONResponse({"id": game_id, **live.state()})

@@ -28,6 +28,7 @@ from typing import Any, cast
 from sqlalchemy import (
     JSON,
     DateTime,
+    Float,
     ForeignKey,
     Integer,
     String,
@@ -46,7 +47,7 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, relationship
 from sqlalchemy.pool import StaticPool
 
-SCHEMA_HEAD = "0001"
+SCHEMA_HEAD = "0002"
 """The newest migration; :meth:`Store.open` upgrades every database to it."""
 
 
@@ -83,7 +84,8 @@ class GameRow(Base):
 
 
 class MoveRow(Base):
-    """One move of a game, in canonical R21 text, numbered from 1."""
+    """One move of a game, in canonical R21 text, numbered from 1; under a time control, the
+    seconds left on each clock just after it (a resumed game's clocks come from its last move)."""
 
     __tablename__ = "moves"
     __table_args__ = (UniqueConstraint("game_id", "ply"),)
@@ -93,6 +95,8 @@ class MoveRow(Base):
     ply: Mapped[int] = mapped_column(Integer)
     text: Mapped[str] = mapped_column(String(200))
     created: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=now)
+    white_left: Mapped[float | None] = mapped_column(Float, nullable=True)
+    black_left: Mapped[float | None] = mapped_column(Float, nullable=True)
     game: Mapped[GameRow] = relationship(back_populates="moves")
 
 
@@ -117,6 +121,25 @@ class AnalysisRow(Base):
     lines: Mapped[list[Any]] = mapped_column(JSON, default=list)
 
 
+class StudyRow(Base):
+    """An analysis board's variation tree from a start position (migration 0002).
+
+    ``tree`` is the root's children as ``[{"move": text, "children": [...]}, ...]`` in
+    canonical move texts, checked move by move before it is stored (:mod:`emergo.web.studies`).
+    """
+
+    __tablename__ = "studies"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    created: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=now)
+    updated: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=now)
+    name: Mapped[str] = mapped_column(String(200), default="")
+    variant: Mapped[str] = mapped_column(String(8), default="9x9")
+    start: Mapped[str] = mapped_column(Text)
+    tree: Mapped[list[Any]] = mapped_column(JSON, default=list)
+    nodes: Mapped[int] = mapped_column(Integer, default=0)
+
+
 _GAMES = cast(Table, GameRow.__table__)
 _MOVES = cast(Table, MoveRow.__table__)
 _INSERT_MOVE = insert(_MOVES).values(
@@ -124,6 +147,8 @@ _INSERT_MOVE = insert(_MOVES).values(
     ply=bindparam("ply"),
     text=bindparam("text"),
     created=bindparam("stamp"),
+    white_left=bindparam("white_left"),
+    black_left=bindparam("black_left"),
 )
 _SET_VERSION = (
     update(_GAMES)
@@ -271,21 +296,47 @@ class Store:
             s.flush()
             return row.id
 
-    def add_move(self, game_id: int, ply: int, text: str, *, version: int | None = None) -> None:
+    def add_move(
+        self,
+        game_id: int,
+        ply: int,
+        text: str,
+        *,
+        version: int | None = None,
+        clocks: tuple[float, float] | None = None,
+    ) -> None:
         """Store move ``ply`` (from 1) of a game and commit; call before acknowledging it.
 
+        ``clocks``: the seconds left (white, black) just after it, stored in the same row.
         Every move of every live game comes here, so it is two statements built once (plain
         SQL, no ORM session: a quarter of the time) in one transaction.
         """
-        values = {"game": game_id, "ply": ply, "text": text, "stamp": now(), "version": version}
+        white_left, black_left = clocks if clocks is not None else (None, None)
+        values = {
+            "game": game_id,
+            "ply": ply,
+            "text": text,
+            "stamp": now(),
+            "version": version,
+            "white_left": white_left,
+            "black_left": black_left,
+        }
         with self._write_lock, self.engine.begin() as connection:
             bump = _BUMP_VERSION if version is None else _SET_VERSION
             if not connection.execute(bump, values).rowcount:
                 raise KeyError(f"no game {game_id}")
             connection.execute(_INSERT_MOVE, values)
 
-    def take_back(self, game_id: int, plies: int, *, version: int | None = None) -> None:
-        """Delete every move after ``plies`` (a takeback)."""
+    def take_back(
+        self,
+        game_id: int,
+        plies: int,
+        *,
+        version: int | None = None,
+        clocks: tuple[float, float] | None = None,
+    ) -> None:
+        """Delete every move after ``plies`` (a takeback); ``clocks`` (white, black) are the
+        clocks after it, kept with move ``plies`` (the game's clocks at that ply)."""
         with self.writing() as s:
             game = s.get(GameRow, game_id)
             if game is None:
@@ -293,6 +344,8 @@ class Store:
             for move in list(game.moves):
                 if move.ply > plies:
                     s.delete(move)
+                elif move.ply == plies and clocks is not None:
+                    move.white_left, move.black_left = clocks
             game.updated = now()
             game.version = version if version is not None else game.version + 1
 
@@ -336,6 +389,51 @@ class Store:
     def delete_game(self, game_id: int) -> bool:
         with self.writing() as s:
             row = s.get(GameRow, game_id)
+            if row is None:
+                return False
+            s.delete(row)
+            return True
+
+    # --- studies (the analysis board's trees) --------------------------------------------------
+
+    def save_study(
+        self,
+        study_id: int | None,
+        *,
+        start: str,
+        variant: str,
+        tree: list[Any],
+        nodes: int,
+        name: str = "",
+    ) -> int | None:
+        """Create (``study_id`` None) or replace a study, checked by the caller; its id, or
+        None when there is no study ``study_id``."""
+        with self.writing() as s:
+            if study_id is None:
+                row = StudyRow(start=start, variant=variant, tree=tree, nodes=nodes, name=name)
+                s.add(row)
+                s.flush()
+                return row.id
+            found = s.get(StudyRow, study_id)
+            if found is None:
+                return None
+            found.start, found.variant, found.tree, found.nodes = start, variant, tree, nodes
+            found.name, found.updated = name, now()
+            return found.id
+
+    def study(self, study_id: int) -> dict[str, Any] | None:
+        with self.session() as s:
+            row = s.get(StudyRow, study_id)
+            return _study_dict(row, tree=True) if row is not None else None
+
+    def studies(self, limit: int = 100) -> list[dict[str, Any]]:
+        with self.session() as s:
+            rows = s.scalars(select(StudyRow).order_by(StudyRow.updated.desc()).limit(limit))
+            return [_study_dict(row, tree=False) for row in rows]
+
+    def delete_study(self, study_id: int) -> bool:
+        with self.writing() as s:
+            row = s.get(StudyRow, study_id)
             if row is None:
                 return False
             s.delete(row)
@@ -387,4 +485,25 @@ def _game_dict(row: GameRow, *, moves: bool) -> dict[str, Any]:
     }
     if moves:
         out["moves"] = [m.text for m in row.moves]
+        last = row.moves[-1] if row.moves else None
+        out["clocks"] = (
+            {"white": last.white_left, "black": last.black_left}
+            if last is not None and last.white_left is not None and last.black_left is not None
+            else None
+        )
+    return out
+
+
+def _study_dict(row: StudyRow, *, tree: bool) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "id": row.id,
+        "created": row.created.isoformat(),
+        "updated": row.updated.isoformat(),
+        "name": row.name,
+        "variant": row.variant,
+        "start": row.start,
+        "nodes": row.nodes,
+    }
+    if tree:
+        out["tree"] = row.tree
     return out

@@ -79,18 +79,164 @@ async function api(path, body, method) {
 /** @type {Settings} */
 const settings = {view: "diamond", names: "oblique", theme: "light", coordinates: true, animation: true, flipped: false};
 /**
- * The line on the page: where it starts and its moves; `ply` is the move shown.
- * @type {{start: string, moves: MoveInfo[], ply: number, firstTurn: "white"|"black"}}
+ * @typedef {{mark: string, kind: string, comment: string}} Mark
+ * @typedef {{id: number, move: MoveInfo|null, parent: TreeNode|null, children: TreeNode[], ply: number,
+ *   data: PositionData|null, mark: Mark|null}} TreeNode
  */
-const line = {start: "w 12/12", moves: [], ply: 0, firstTurn: "white"};
-/** @type {Map<number, PositionData>} */
-const cache = new Map();
 /**
- * The branches left when another move was played at `ply`: each the whole line it was, so the
- * line and its branches are a tree (every branch shares the line's moves before `ply`).
- * @type {{ply: number, moves: MoveInfo[]}[]}
+ * The variation tree of the page: the root is the start position, every other node a move with
+ * the position after it (asked for once, then kept). A node's first child continues its line
+ * (the main line is the root's first children all the way down); the others are variations.
  */
-let variations = [];
+let nodeIds = 0;
+/** @param {TreeNode|null} parent @param {MoveInfo|null} move @returns {TreeNode} */
+function newNode(parent, move) {
+  return {id: ++nodeIds, move, parent, children: [], ply: parent ? parent.ply + 1 : 0, data: null, mark: null};
+}
+let root = newNode(null, null);
+/**
+ * The line on the page: where it starts, and the path through the tree to the node shown
+ * (`nodes[ply]`) continued by first children to its end; `moves` are the moves of that path.
+ * @type {{start: string, moves: MoveInfo[], nodes: TreeNode[], ply: number, firstTurn: "white"|"black"}}
+ */
+const line = {start: "w 12/12", moves: [], nodes: [root], ply: 0, firstTurn: "white"};
+
+/** The line through `node`: its path from the root, then its first children. @param {TreeNode} node */
+function follow(node) {
+  const nodes = [];
+  for (let n = /** @type {TreeNode|null} */ (node); n; n = n.parent) nodes.unshift(n);
+  for (let n = node; n.children.length; n = n.children[0]) nodes.push(n.children[0]);
+  line.nodes = nodes;
+  line.moves = nodes.slice(1).map((n) => /** @type {MoveInfo} */ (n.move));
+  line.ply = node.ply;
+}
+
+/** A new tree holding one line. @param {string} start @param {"white"|"black"} turn @param {MoveInfo[]} moves */
+function setLine(start, turn, moves) {
+  forgetStudy();
+  root = newNode(null, null);
+  let n = root;
+  for (const move of moves) {
+    const child = newNode(n, move);
+    n.children.push(child);
+    n = child;
+  }
+  line.start = start;
+  line.firstTurn = turn;
+  follow(root);
+}
+
+// --- the study: the tree kept on the server (/api/studies), saved as it is edited -----------------
+
+/** The study the tree is saved as (`?study=` in the URL); null until the first edit. @type {number|null} */
+let studyId = null;
+let studyEpoch = 0;
+let saveTimer = 0;
+let saving = false;
+let saveAgain = false;
+
+/** @param {string} state pending, saving, saved or error (the tests wait for "saved") */
+function studyState(state) {
+  document.documentElement.dataset.study = state;
+}
+
+/** The tree as the server takes it: the root's children, move texts only. @param {TreeNode} node @returns {any[]} */
+function treeJson(node) {
+  return node.children.map((c) => ({move: /** @type {MoveInfo} */ (c.move).text, children: treeJson(c)}));
+}
+
+/** A new tree: the study on the page is no longer the one shown (its saved copy stays). */
+function forgetStudy() {
+  studyEpoch++;
+  clearTimeout(saveTimer);
+  if (studyId === null) return;
+  studyId = null;
+  const url = new URL(location.href);
+  if (url.searchParams.has("study")) {
+    url.searchParams.delete("study");
+    history.replaceState(null, "", url);
+  }
+}
+
+/** The tree was edited: save it soon (one save for a burst of edits). */
+function treeChanged() {
+  if (game || (studyId === null && !root.children.length)) return;
+  studyState("pending");
+  clearTimeout(saveTimer);
+  saveTimer = setTimeout(saveStudy, 400);
+}
+
+async function saveStudy() {
+  if (saving) {
+    saveAgain = true;
+    return;
+  }
+  saving = true;
+  const epoch = studyEpoch;
+  studyState("saving");
+  try {
+    const body = {start: line.start, tree: treeJson(root)};
+    if (studyId === null) {
+      const data = await api("/api/studies", body);
+      if (epoch === studyEpoch) {
+        studyId = data.id;
+        const url = new URL(location.href);
+        url.search = `?study=${data.id}`;
+        history.replaceState(null, "", url);
+        setTimeout(refreshGames, 0);
+      }
+    } else {
+      await api(`/api/studies/${studyId}`, body, "PUT");
+    }
+    studyState("saved");
+  } catch (e) {
+    studyState("error");
+    say(`the study is not saved: ${e instanceof Error ? e.message : String(e)}`);
+  } finally {
+    saving = false;
+    if (saveAgain) {
+      saveAgain = false;
+      if (epoch === studyEpoch) saveStudy();
+    }
+  }
+}
+
+/** Open a saved study: its start, its tree, the end of its main line. @param {number} id */
+async function openStudy(id) {
+  const data = await api(`/api/studies/${id}`);
+  await load(data.start, [], 0);
+  /** @param {TreeNode} parent @param {any[]} nodes */
+  const grow = (parent, nodes) => {
+    for (const n of nodes) {
+      const child = newNode(parent, n.move);
+      parent.children.push(child);
+      grow(child, n.children);
+    }
+  };
+  grow(root, data.tree);
+  studyId = id;
+  const url = new URL(location.href);
+  url.search = `?study=${id}`;
+  history.replaceState(null, "", url);
+  follow(root);
+  await goto(line.moves.length);
+  studyState("saved");
+}
+
+/** The moves from the root to `node`, as texts. @param {TreeNode} node */
+function pathTexts(node) {
+  const texts = [];
+  for (let n = /** @type {TreeNode|null} */ (node); n && n.move; n = n.parent) texts.unshift(n.move.text);
+  return texts;
+}
+
+/** The main line's nodes after the root. */
+function mainLine() {
+  const nodes = [];
+  for (let n = root; n.children.length; n = n.children[0]) nodes.push(n.children[0]);
+  return nodes;
+}
+
 /** @type {PositionData|null} */
 let current = null;
 /** @type {Geometry|null} */
@@ -120,30 +266,39 @@ const title = (color) => color[0].toUpperCase() + color.slice(1);
 
 // --- loading and showing positions --------------------------------------------------------------
 
-/** @param {number} ply @returns {Promise<PositionData>} */
-async function positionAt(ply) {
-  const cached = cache.get(ply);
-  if (cached) return cached;
-  const data = /** @type {PositionData} */ (
-    await api("/api/position", {pos: line.start, moves: line.moves.slice(0, ply).map((m) => m.text)})
-  );
-  cache.set(ply, data);
+/** @param {TreeNode} node @returns {Promise<PositionData>} */
+async function positionOf(node) {
+  if (node.data) return node.data;
+  const data = /** @type {PositionData} */ (await api("/api/position", {pos: line.start, moves: pathTexts(node)}));
+  node.data = data;
   return data;
 }
 
-/** @param {number} ply @param {boolean} [animate] */
+/** Show the move `ply` of the line. @param {number} ply @param {boolean} [animate] */
 async function goto(ply, animate = false) {
   ply = Math.max(0, Math.min(line.moves.length, ply));
+  await gotoNode(line.nodes[ply], animate);
+}
+
+/**
+ * Show a node of the tree; the line becomes the one through it.
+ * @param {TreeNode} node @param {boolean} [animate]
+ */
+async function gotoNode(node, animate = false) {
   const id = ++requestId;
   try {
-    const data = await positionAt(ply);
+    const data = await positionOf(node);
     if (id !== requestId) return;
-    line.ply = ply;
+    if (!line.nodes.includes(node) || line.nodes[node.ply] !== node) follow(node);
+    line.ply = node.ply;
     show(data, animate);
   } catch (e) {
     say(e instanceof Error ? e.message : String(e));
   }
 }
+
+/** The node shown. */
+const here = () => line.nodes[line.ply];
 
 /**
  * Start a new line.
@@ -156,56 +311,40 @@ async function load(start, moves = [], ply, answer) {
   const data = /** @type {PositionData & {geometry: Geometry, line: {start: string, turn: "white"|"black", moves: MoveInfo[]}}} */ (
     answer || (await api("/api/position", {pos: start, moves}))
   );
-  line.start = data.line.start;
-  line.moves = data.line.moves;
-  line.firstTurn = data.line.turn;
-  marks.clear();
-  variations = [];
-  cache.clear();
-  cache.set(line.moves.length, data);
+  setLine(data.line.start, data.line.turn, data.line.moves);
+  line.nodes[line.nodes.length - 1].data = data;
   geometry = data.geometry;
   board.set({squares: geometry.squares, size: geometry.size, shape: geometry.shape});
+  applyShape();
   input("pos-text").value = line.start;
   stopAnalysis();
   await goto(ply === undefined ? line.moves.length : ply);
 }
 
 /**
- * Play a move text (any notation, parsed by the server) at the shown ply.
+ * Play a move text (any notation, parsed by the server) at the node shown: the node's child
+ * with that move if it has one, else a new child (a new variation when it has children).
  * @param {string} text
  * @param {"oblique"|"checker"} names
  */
 async function play(text, names) {
-  const ply = line.ply;
+  const node = here();
   try {
     const data = /** @type {PositionData & {move: MoveInfo}} */ (
-      await api("/api/move", {pos: line.start, moves: line.moves.slice(0, ply).map((m) => m.text), text, names})
+      await api("/api/move", {pos: line.start, moves: pathTexts(node), text, names})
     );
-    if (line.ply !== ply) return;
-    const same = line.moves[ply] && line.moves[ply].text === data.move.text;
-    if (!same) {
-      const known = variations.findIndex((v) => v.moves[ply] && v.moves[ply].text === data.move.text && v.moves.slice(0, ply).every((m, k) => m.text === line.moves[k].text));
-      if (line.moves.length > ply) variations.push({ply, moves: line.moves});
-      if (known >= 0) {
-        // back into a branch played before: the line takes it up whole
-        const [branch] = variations.splice(known, 1);
-        line.moves = branch.moves;
-        for (const k of [...cache.keys()]) if (k > ply) cache.delete(k);
-        cache.set(ply + 1, data);
-        line.ply = ply + 1;
-        requestId++;
-        say("");
-        show(data, true);
-        return true;
-      }
-      line.moves = [...line.moves.slice(0, ply), data.move];
-      for (const k of [...cache.keys()]) if (k > ply) cache.delete(k);
+    if (here() !== node) return;
+    let child = node.children.find((c) => c.move && c.move.text === data.move.text);
+    if (!child) {
+      child = newNode(node, data.move);
+      node.children.push(child);
     }
-    cache.set(ply + 1, data);
-    line.ply = ply + 1;
+    child.data = data;
+    follow(child);
     requestId++;
     say("");
     show(data, true);
+    treeChanged();
     if (analysing) startAnalysis();
     return true;
   } catch (e) {
@@ -213,6 +352,63 @@ async function play(text, names) {
     board.set({});
     return false;
   }
+}
+
+/**
+ * Add a line of moves (an engine's line) to the tree after `node`, through the children that
+ * hold them already, and show its last node.
+ * @param {TreeNode} node @param {MoveInfo[]} moves
+ */
+async function addLine(node, moves) {
+  let n = node;
+  for (const move of moves) {
+    let child = n.children.find((c) => c.move && c.move.text === move.text);
+    if (!child) {
+      child = newNode(n, move);
+      n.children.push(child);
+    }
+    n = child;
+  }
+  follow(n);
+  treeChanged();
+  await gotoNode(n, true);
+}
+
+/** Go to the previous (-1) or next (+1) sibling of the node shown: another move there. @param {number} step */
+function switchVariation(step) {
+  const node = here();
+  const siblings = node.parent ? node.parent.children : [];
+  if (siblings.length < 2) return say("no other move here", false);
+  const k = siblings.indexOf(node);
+  gotoNode(siblings[(k + step + siblings.length) % siblings.length]);
+}
+
+/** Move the variation holding the node shown one step up: it becomes the line it branched from. */
+function promoteVariation() {
+  let n = here();
+  while (n.parent && n.parent.children[0] === n) n = n.parent;
+  if (!n.parent) return say("this is the main line", false);
+  const siblings = n.parent.children;
+  siblings.splice(siblings.indexOf(n), 1);
+  siblings.unshift(n);
+  say("");
+  follow(here());
+  drawMoves();
+  treeChanged();
+}
+
+/** Delete the node shown and every move after it. */
+function deleteVariation() {
+  const node = here();
+  if (!node.parent) return say("nothing to delete at the start", false);
+  if (game) return;
+  const siblings = node.parent.children;
+  siblings.splice(siblings.indexOf(node), 1);
+  say("");
+  const parent = node.parent;
+  follow(parent);
+  treeChanged();
+  gotoNode(parent);
 }
 
 /** @param {PositionData} data @param {boolean} animate */
@@ -253,7 +449,51 @@ function player(el, color, data) {
   note.textContent = `${hand} in hand`;
   if (toMove && data.shadow) note.textContent += `: enters all ${data.entrySize} as one shadowpiece (R14)`;
   el.append(disc, name, note);
+  if (game && game.clock) {
+    const clock = document.createElement("span");
+    clock.className = "clock";
+    clock.dataset.color = color;
+    el.append(clock);
+    drawClocks();
+  }
 }
+
+// --- clocks (the server's; the page counts down between its updates) ---------------------------
+
+/** Seconds as the clock shows them: `4:05`, `0:09.3` under 10 s. @param {number} seconds */
+function clockText(seconds) {
+  const t = Math.max(0, seconds);
+  if (t < 10) return `0:0${t.toFixed(1)}`;
+  const whole = Math.ceil(t);
+  const h = Math.floor(whole / 3600);
+  const m = Math.floor((whole % 3600) / 60);
+  const sec = String(whole % 60).padStart(2, "0");
+  return h ? `${h}:${String(m).padStart(2, "0")}:${sec}` : `${m}:${sec}`;
+}
+
+/** Seconds left on `color`'s clock now: the server's figure less the time since, if it runs. @param {string} color */
+function clockLeft(color) {
+  const c = game && game.clock;
+  if (!c) return 0;
+  const left = c[/** @type {"white"|"black"} */ (color)];
+  return c.running === color ? left - (performance.now() - c.at) / 1000 : left;
+}
+
+function drawClocks() {
+  const c = game && game.clock;
+  if (!c) return;
+  for (const el of document.querySelectorAll(".player .clock")) {
+    const color = /** @type {HTMLElement} */ (el).dataset.color || "white";
+    const left = clockLeft(color);
+    el.textContent = clockText(left);
+    el.classList.toggle("running", c.running === color);
+    el.classList.toggle("low", left < Math.min(10, c.base * 0.2) && !game?.over);
+    el.classList.toggle("flag", left <= 0);
+    /** @type {HTMLElement} */ (el).title = `${title(color)}'s clock (${c.control})`;
+  }
+}
+
+setInterval(drawClocks, 100);
 
 /** @param {PositionData} data */
 function status(data) {
@@ -272,66 +512,107 @@ function status(data) {
   return `${who} to step a piece (R17)`;
 }
 
+/** The move number of a node, as a record writes it: `3.` or `3...`. @param {TreeNode} node */
+function moveNumber(node) {
+  const slot = node.ply - 1 + (line.firstTurn === "white" ? 0 : 1);
+  return `${Math.floor(slot / 2) + 1}${slot % 2 ? "..." : "."}`;
+}
+
+/** Does White play the move of `node`? @param {TreeNode} node */
+const whiteMove = (node) => (node.ply - 1 + (line.firstTurn === "white" ? 0 : 1)) % 2 === 0;
+
+/** A move of the tree as a button that goes there. @param {TreeNode} node @param {boolean} main */
+function moveButton(node, main) {
+  const b = document.createElement("button");
+  b.type = "button";
+  b.textContent = moveText(/** @type {MoveInfo} */ (node.move));
+  b.dataset.ply = String(node.ply);
+  b.dataset.node = String(node.id);
+  b.className = main ? "main" : "var";
+  b.setAttribute("role", "listitem");
+  if (node === here()) {
+    b.classList.add("current");
+    b.setAttribute("aria-current", "step");
+  }
+  if (node.mark) {
+    b.textContent += node.mark.mark;
+    b.title = node.mark.comment;
+    if (node.mark.kind) b.classList.add(node.mark.kind);
+  }
+  b.addEventListener("click", () => gotoNode(node));
+  return b;
+}
+
+/** @param {string} text @param {string} cls */
+function span(text, cls) {
+  const el = document.createElement("span");
+  el.className = cls;
+  el.textContent = text;
+  return el;
+}
+
+/**
+ * A variation inline, from its first move: its moves, and the variations inside it in
+ * parentheses (as lichess writes them).
+ * @param {HTMLElement} el @param {TreeNode} node
+ */
+function drawVariation(el, node) {
+  el.append(span(moveNumber(node), "no"), " ", moveButton(node, false));
+  let n = node;
+  let number = false;
+  while (n.children.length) {
+    const [first, ...others] = n.children;
+    el.append(" ");
+    if (number || whiteMove(first)) el.append(span(moveNumber(first), "no"), " ");
+    el.append(moveButton(first, false));
+    for (const other of others) {
+      const inner = span("", "paren");
+      drawVariation(inner, other);
+      el.append(" ", inner);
+    }
+    number = others.length > 0;
+    n = first;
+  }
+}
+
+/**
+ * The move list: the main line in two columns, each of its variations on a line of its own
+ * under the move it replaces, and variations of variations in parentheses.
+ */
 function drawMoves() {
   const box = $("moves");
   box.replaceChildren();
-  const offset = line.firstTurn === "white" ? 0 : 1;
-  line.moves.forEach((move, i) => {
-    const slot = i + offset;
-    if (slot % 2 === 0 || i === 0) {
-      const no = document.createElement("span");
-      no.className = "no";
-      no.textContent = `${Math.floor(slot / 2) + 1}.`;
-      box.appendChild(no);
-      if (slot % 2 === 1) box.appendChild(document.createElement("span"));
+  let n = root;
+  let number = true;
+  while (n.children.length) {
+    const [first, ...others] = n.children;
+    if (whiteMove(first)) box.append(span(moveNumber(first).replace("...", "."), "no"));
+    else if (number) box.append(span(moveNumber(first).replace("...", "."), "no"), span("…", "skip"));
+    box.append(moveButton(first, true));
+    if (others.length) {
+      if (whiteMove(first)) box.append(span("…", "skip"));
+      const block = document.createElement("div");
+      block.className = "variation";
+      for (const other of others) {
+        const row = document.createElement("div");
+        row.className = "vline";
+        drawVariation(row, other);
+        block.append(row);
+      }
+      box.append(block);
     }
-    const b = document.createElement("button");
-    b.type = "button";
-    b.textContent = moveText(move);
-    b.dataset.ply = String(i + 1);
-    b.setAttribute("role", "listitem");
-    if (i + 1 === line.ply) {
-      b.classList.add("current");
-      b.setAttribute("aria-current", "step");
-    }
-    const mark = marks.get(i + 1);
-    if (mark) {
-      b.textContent += mark.mark;
-      b.title = mark.comment;
-      if (mark.kind) b.classList.add(mark.kind);
-    }
-    b.addEventListener("click", () => goto(i + 1));
-    box.appendChild(b);
-  });
-  drawVariations();
+    number = others.length > 0;
+    n = first;
+  }
+  const tools = !game && here().parent !== null && here().parent?.children.length !== 1;
+  /** @type {HTMLButtonElement} */ ($("var-prev")).disabled = !tools;
+  /** @type {HTMLButtonElement} */ ($("var-next")).disabled = !tools;
+  let inVariation = false;
+  for (let m = here(); m.parent; m = m.parent) if (m.parent.children[0] !== m) inVariation = true;
+  /** @type {HTMLButtonElement} */ ($("promote")).disabled = !!game || !inVariation;
+  /** @type {HTMLButtonElement} */ ($("delete-var")).disabled = !!game || !here().parent;
   const currentButton = box.querySelector(".current");
   if (currentButton) currentButton.scrollIntoView({block: "nearest"});
-}
-
-/** The branches, each as a button that makes it the line (the line becomes a branch). */
-function drawVariations() {
-  const box = $("variations");
-  box.replaceChildren();
-  const offset = line.firstTurn === "white" ? 0 : 1;
-  variations.forEach((v, i) => {
-    const li = document.createElement("li");
-    li.style.marginLeft = `${Math.min(v.ply, 20) * 0.3}rem`;
-    const b = document.createElement("button");
-    b.type = "button";
-    const slot = v.ply + offset;
-    const number = `${Math.floor(slot / 2) + 1}${slot % 2 ? "..." : "."}`;
-    b.textContent = `${number} ${v.moves.slice(v.ply, v.ply + 6).map(moveText).join(" ")}${v.moves.length > v.ply + 6 ? " ..." : ""}`;
-    b.title = "Make this branch the line";
-    b.addEventListener("click", () => {
-      variations.splice(i, 1, {ply: v.ply, moves: line.moves});
-      line.moves = v.moves;
-      for (const k of [...cache.keys()]) if (k > v.ply) cache.delete(k);
-      goto(v.ply + 1);
-    });
-    li.appendChild(b);
-    box.appendChild(li);
-  });
-  $("variations").hidden = variations.length === 0;
 }
 
 // --- engine analysis over a WebSocket ----------------------------------------------------------------
@@ -341,7 +622,8 @@ let socket = null;
 let analysing = false;
 /** @type {Map<number, Line>} */
 const lines = new Map();
-let analysisPly = 0;
+/** The node the running (or last) analysis is of: its lines are added to the tree there. */
+let analysisNode = root;
 /** The id of the latest search asked for: reports of older searches are dropped. */
 let analysisId = 0;
 
@@ -385,7 +667,7 @@ async function startAnalysis() {
   if (!current || current.outcome) return;
   const ws = await connect();
   lines.clear();
-  analysisPly = line.ply;
+  analysisNode = here();
   drawLines();
   const t = /** @type {HTMLSelectElement} */ ($("atime")).value;
   const multipv = Number(/** @type {HTMLSelectElement} */ ($("multipv")).value);
@@ -442,9 +724,8 @@ function drawLines() {
 
 /** Put the moves of an analysis line on the board after the position analysed. @param {MoveInfo[]} moves */
 async function playLine(moves) {
-  const base = line.moves.slice(0, analysisPly).map((m) => m.text);
   stopAnalysis();
-  await load(line.start, [...base, ...moves.map((m) => m.text)], analysisPly + moves.length);
+  await addLine(analysisNode, moves);
 }
 
 // --- records -----------------------------------------------------------------------------------
@@ -463,7 +744,8 @@ async function importRecord(text) {
 
 async function exportRecord() {
   try {
-    const data = await api("/api/record/export", {pos: line.start, moves: line.moves.map((m) => m.text), names: settings.names});
+    const moves = mainLine().map((n) => /** @type {MoveInfo} */ (n.move).text);
+    const data = await api("/api/record/export", {pos: line.start, moves, names: settings.names});
     const area = /** @type {HTMLTextAreaElement} */ ($("record"));
     area.value = data.text;
     const link = /** @type {HTMLAnchorElement} */ ($("download"));
@@ -480,7 +762,8 @@ async function exportRecord() {
 /**
  * The live game on the page: its id, socket, last version seen, and who plays what.
  * @typedef {{id: number, ws: WebSocket|null, version: number, thinking: boolean, humans: string[],
- *   over: boolean, turn: string, closed: boolean, retry: number, offer: string|null}} LiveGame
+ *   over: boolean, turn: string, closed: boolean, retry: number, offer: string|null, clock: Clock|null}} LiveGame
+ * @typedef {{white: number, black: number, running: string|null, at: number, base: number, control: string}} Clock
  */
 /** @type {LiveGame|null} */
 let game = null;
@@ -493,7 +776,7 @@ function joinGame(id) {
     game.closed = true;
     game.ws.close();
   }
-  game = {id, ws: null, version: -1, thinking: false, humans: [], over: false, turn: "white", closed: false, retry: 0, offer: null};
+  game = {id, ws: null, version: -1, thinking: false, humans: [], over: false, turn: "white", closed: false, retry: 0, offer: null, clock: null};
   document.body.classList.add("in-game");
   stopAnalysis();
   const url = new URL(location.href);
@@ -527,20 +810,20 @@ async function gameMessage(g, msg) {
     const animate = msg.version > g.version && g.version >= 0;
     g.version = msg.version;
     g.thinking = msg.thinking;
+    if (!g.over && msg.state.outcome && g.version >= 0) setTimeout(refreshGames, 0); // the list shows the result
     g.over = !!msg.state.outcome;
     g.turn = msg.state.turn;
     g.humans = ["white", "black"].filter((c) => msg.players[c].kind === "human");
+    g.clock = msg.clock ? {...msg.clock, at: performance.now()} : null;
     if (!geometry || geometry.variant !== msg.state.variant) {
       geometry = /** @type {Geometry} */ (await api(`/api/geometry?variant=${encodeURIComponent(msg.state.variant)}`));
       board.set({squares: geometry.squares, size: geometry.size, shape: geometry.shape});
+      applyShape();
     }
     if (game !== g) return;
-    line.start = msg.line.start;
-    line.moves = msg.line.moves;
-    line.firstTurn = msg.line.turn;
-    cache.clear();
-    cache.set(line.moves.length, msg.state);
-    line.ply = line.moves.length;
+    setLine(msg.line.start, msg.line.turn, msg.line.moves);
+    line.nodes[line.nodes.length - 1].data = msg.state;
+    follow(line.nodes[line.nodes.length - 1]);
     requestId++;
     if (g.humans.length === 1 && settings.flipped !== (g.humans[0] === "black")) {
       settings.flipped = g.humans[0] === "black";
@@ -554,6 +837,7 @@ async function gameMessage(g, msg) {
     if (msg.event === "Thinking" && input("show-thinking").checked) showThinking(msg.info);
     if (msg.event === "EngineRestarted" || msg.event === "EngineGaveUp") say(msg.error);
     if (msg.event === "DrawDeclined") say(`${title(msg.color)} declined the draw`, false);
+    // ClockTick events are not needed here: every state carries the clocks of its moment
   } else if (msg.type === "hint") {
     if (msg.move) {
       say(`Hint: ${moveText(msg.move)}${msg.lines[0] ? ` (${msg.lines[0].score})` : ""}`, false);
@@ -637,7 +921,11 @@ async function newGame() {
   if (opponent === "movetime") other = {kind: "engine", movetime: Number(/** @type {HTMLSelectElement} */ ($("movetime")).value)};
   if (opponent === "human") other = {kind: "human", name: color === "white" ? "Black" : "White"};
   const me = {kind: "human", name: opponent === "human" ? title(color) : "You"};
+  /** @type {Record<string, unknown>} */
   const body = {pos: line.start, moves: line.moves.slice(0, line.ply).map((m) => m.text), white: color === "white" ? me : other, black: color === "white" ? other : me};
+  const clock = /** @type {HTMLSelectElement} */ ($("clock")).value;
+  if (clock === "fischer") body.clock = {kind: "fischer", base: Number(input("clock-base").value) * 60, increment: Number(input("clock-inc").value)};
+  else if (clock === "per-move") body.clock = {kind: "per-move", base: Number(input("clock-move").value)};
   try {
     const data = await api("/api/games", body);
     joinGame(data.id);
@@ -650,12 +938,14 @@ async function newGame() {
 // --- saved games ---------------------------------------------------------------------------------
 
 async function refreshGames() {
+  const studies = api("/api/studies").catch(() => ({studies: []}));
   let data;
   try {
     data = await api("/api/games");
   } catch {
     return;
   }
+  const saved = await studies; // both answers first: the list is drawn at once
   const list = $("games");
   list.replaceChildren();
   for (const g of data.games) {
@@ -688,6 +978,38 @@ async function refreshGames() {
     });
     list.appendChild(li);
   }
+  drawStudies(list, saved.studies);
+}
+
+/** The saved studies, after the games in the list. @param {HTMLElement} list @param {any[]} studies */
+function drawStudies(list, studies) {
+  for (const st of studies) {
+    const li = document.createElement("li");
+    li.dataset.study = String(st.id);
+    const what = document.createElement("span");
+    what.className = "what";
+    what.textContent = `Study #${st.id} · ${st.variant} · ${st.nodes} ${st.nodes === 1 ? "move" : "moves"}`;
+    li.appendChild(what);
+    /** @param {string} label @param {() => void} action */
+    const button = (label, action) => {
+      const b = document.createElement("button");
+      b.type = "button";
+      b.className = "small";
+      b.textContent = label;
+      b.addEventListener("click", action);
+      li.appendChild(b);
+    };
+    button("Open", async () => {
+      if (game) leaveGame();
+      await openStudy(st.id).catch((e) => say(e.message));
+    });
+    button("Delete", async () => {
+      if (studyId === st.id) forgetStudy();
+      await api(`/api/studies/${st.id}`, undefined, "DELETE").catch(() => {});
+      refreshGames();
+    });
+    list.appendChild(li);
+  }
 }
 
 /** @param {number} id */
@@ -700,26 +1022,82 @@ async function replayGame(id) {
 
 // --- the engine's review of the line -------------------------------------------------------------
 
-/** @type {Map<number, {mark: string, kind: string, comment: string}>} */
-const marks = new Map();
+/**
+ * The review running over WebSocket /ws/review: the main line's nodes (marks go on them as the
+ * server settles each move) and the socket; `null` when none runs.
+ * @type {{ws: WebSocket, nodes: TreeNode[], marked: number, stopping: boolean}|null}
+ */
+let reviewing = null;
 
-async function reviewLine() {
-  if (!line.moves.length) return say("no moves to review");
-  say("the engine reviews every move ...", false);
-  /** @type {HTMLButtonElement} */ ($("review")).disabled = true;
-  try {
-    const data = await api("/api/review", {pos: line.start, moves: line.moves.map((m) => m.text), time: 0.2, names: settings.names});
-    marks.clear();
-    for (const m of data.moves) marks.set(m.ply, m);
-    /** @type {HTMLTextAreaElement} */ ($("record")).value = data.text;
-    const bad = data.moves.filter((/** @type {{mark: string}} */ m) => m.mark).length;
-    say(`reviewed: ${bad} move${bad === 1 ? "" : "s"} marked (?! inaccuracy, ? mistake, ?? blunder)`, false);
-    drawMoves();
-  } catch (e) {
-    say(e instanceof Error ? e.message : String(e));
-  } finally {
-    /** @type {HTMLButtonElement} */ ($("review")).disabled = false;
+/** @param {string} text @param {number} [done] @param {number} [total] */
+function reviewProgress(text, done, total) {
+  $("review-state").hidden = false;
+  $("review-text").textContent = text;
+  const bar = /** @type {HTMLProgressElement} */ ($("review-progress"));
+  if (total) {
+    bar.max = total;
+    bar.value = done || 0;
   }
+}
+
+/** The engine reviews the main line move by move; the button stops it (marks so far stay). */
+function reviewLine() {
+  if (reviewing) {
+    reviewing.stopping = true;
+    if (reviewing.ws.readyState === WebSocket.OPEN) reviewing.ws.send(JSON.stringify({type: "stop"}));
+    return;
+  }
+  const nodes = mainLine();
+  if (!nodes.length) return say("no moves to review");
+  for (const n of nodes) n.mark = null;
+  drawMoves();
+  const ws = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws/review`);
+  const run = {ws, nodes, marked: 0, stopping: false};
+  reviewing = run;
+  $("review").textContent = "Stop";
+  $("review").setAttribute("aria-pressed", "true");
+  say("");
+  reviewProgress("the engine reviews every move ...", 0, nodes.length + 1);
+  const finish = () => {
+    if (reviewing !== run) return;
+    reviewing = null;
+    $("review").textContent = "Annotate";
+    $("review").setAttribute("aria-pressed", "false");
+  };
+  ws.addEventListener("open", () => {
+    const seconds = Number(/** @type {HTMLSelectElement} */ ($("rtime")).value);
+    ws.send(JSON.stringify({type: "start", pos: line.start, moves: nodes.map((n) => /** @type {MoveInfo} */ (n.move).text), time: seconds, names: settings.names}));
+  });
+  ws.addEventListener("message", (e) => {
+    const msg = JSON.parse(String(e.data));
+    if (msg.type === "move") {
+      const node = nodes[msg.move.ply - 1];
+      if (node) node.mark = msg.move;
+      run.marked++;
+      drawMoves();
+    } else if (msg.type === "progress") {
+      reviewProgress(`${msg.done} of ${msg.total} positions searched, ${run.marked} moves reviewed`, msg.done, msg.total);
+    } else if (msg.type === "done") {
+      /** @type {HTMLTextAreaElement} */ ($("record")).value = msg.text;
+      const bad = msg.moves.filter((/** @type {{mark: string}} */ m) => m.mark).length;
+      const what = msg.stopped ? `stopped: ${msg.moves.length} of ${nodes.length} moves reviewed` : "reviewed";
+      reviewProgress(`${what}: ${bad} move${bad === 1 ? "" : "s"} marked (?! inaccuracy, ? mistake, ?? blunder)`);
+      say(`${what}: ${bad} move${bad === 1 ? "" : "s"} marked`, false);
+      finish();
+      ws.close();
+      drawMoves();
+    } else if (msg.type === "error") {
+      say(msg.error);
+      finish();
+      ws.close();
+    }
+  });
+  ws.addEventListener("close", () => {
+    if (reviewing === run) {
+      say("the review was cut off");
+      finish();
+    }
+  });
 }
 
 // --- the position editor (the server checks the position: R6, R22) ------------------------------
@@ -801,6 +1179,25 @@ function applySettings() {
   if (current) show(current, false);
 }
 
+const isHex = () => !!geometry && geometry.shape === "hexagon";
+const HEX_VIEW = "The hexagon (R4 hex) has one picture and one naming: no diamond/checkerboard view, no checkerboard names";
+
+/** The view and naming buttons mean nothing on the hexagon: disabled there, with the reason. */
+function applyShape() {
+  const hex = isHex();
+  for (const [id, tip] of [["view", "Switch between the diamond (oblique-line) and the checkerboard view (v)"], ["names", "Name squares the oblique-line way (R1) or the checkerboard way (R3)"]]) {
+    const b = /** @type {HTMLButtonElement} */ ($(id));
+    b.disabled = hex;
+    b.title = hex ? HEX_VIEW : tip;
+    b.setAttribute("aria-disabled", String(hex));
+  }
+}
+
+function toggleView() {
+  if (isHex()) return say(HEX_VIEW, false);
+  change({view: settings.view === "diamond" ? "checker" : "diamond"});
+}
+
 /** @param {Partial<Settings>} change */
 function change(change) {
   Object.assign(settings, change);
@@ -810,10 +1207,22 @@ function change(change) {
 
 // --- wiring ------------------------------------------------------------------------------------
 
-$("view").addEventListener("click", () => change({view: settings.view === "diamond" ? "checker" : "diamond"}));
+$("view").addEventListener("click", toggleView);
 $("flip").addEventListener("click", () => change({flipped: !settings.flipped}));
 $("coords").addEventListener("click", () => change({coordinates: !settings.coordinates}));
-$("names").addEventListener("click", () => change({names: settings.names === "oblique" ? "checker" : "oblique"}));
+$("names").addEventListener("click", () => {
+  if (!isHex()) change({names: settings.names === "oblique" ? "checker" : "oblique"});
+});
+$("var-prev").addEventListener("click", () => switchVariation(-1));
+$("var-next").addEventListener("click", () => switchVariation(1));
+$("promote").addEventListener("click", promoteVariation);
+$("delete-var").addEventListener("click", deleteVariation);
+$("clock").addEventListener("change", () => {
+  const v = /** @type {HTMLSelectElement} */ ($("clock")).value;
+  $("clock-base-label").hidden = v !== "fischer";
+  $("clock-inc-label").hidden = v !== "fischer";
+  $("clock-move-label").hidden = v !== "per-move";
+});
 $("anim").addEventListener("click", () => change({animation: !settings.animation}));
 $("theme").addEventListener("click", () => change({theme: settings.theme === "dark" ? "light" : "dark"}));
 $("new-game").addEventListener("submit", (e) => {
@@ -874,10 +1283,12 @@ document.addEventListener("keydown", (e) => {
   if (target.closest("input, textarea, select")) return;
   if (e.key === "ArrowLeft") goto(line.ply - 1);
   else if (e.key === "ArrowRight") goto(line.ply + 1, true);
+  else if (e.key === "ArrowUp" && !game) switchVariation(-1);
+  else if (e.key === "ArrowDown" && !game) switchVariation(1);
   else if (e.key === "Home") goto(0);
   else if (e.key === "End") goto(line.moves.length);
   else if (e.key === "f") change({flipped: !settings.flipped});
-  else if (e.key === "v") change({view: settings.view === "diamond" ? "checker" : "diamond"});
+  else if (e.key === "v") toggleView();
   else return;
   e.preventDefault();
 });
@@ -900,6 +1311,17 @@ async function main() {
   if (params.has("animation")) settings.animation = params.get("animation") === "1";
   applySettings();
   setTimeout(refreshGames, 0); // after the first board: it does not compete with it
+  if (params.get("study")) {
+    try {
+      await first;
+      await openStudy(Number(params.get("study")));
+      performance.mark("emergo-board-drawn");
+      document.documentElement.dataset.ready = "1";
+      return;
+    } catch (e) {
+      say(`study ${params.get("study")}: ${e instanceof Error ? e.message : String(e)}`);
+    }
+  }
   if (params.get("game")) {
     joinGame(Number(params.get("game")));
     await new Promise((resolve) => { readyWaiters.push(resolve); });

@@ -1,0 +1,191 @@
+"""Studies: the analysis board's variation trees, kept in the store (``/api/studies``).
+
+A study is a start position (R22) and a tree of moves from it, as JSON::
+
+    {"start": "w 12/12", "name": "", "tree": [{"move": "d4", "children": [...]}, ...]}
+
+``tree`` holds the root's children; a node's first child continues its line, the others are
+variations (the page's order).  The server replays every node with :class:`emergo.Board`
+before it stores anything: a move that is not legal where it stands, two children with the
+same move, a tree too large or too deep, is refused with a 400 whose JSON names the node
+(``path``: the child indices from the root) -- nothing is stored then.  Moves are stored in
+canonical text; ``GET`` answers each node's move as the page's move data (texts, route).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import BaseRoute, Route
+
+from emergo.board import Board
+from emergo.web.inputs import body_json
+from emergo.web.positions import JSON, MAX_MOVES, MAX_TEXT, RequestError, board_from, move_data
+from emergo.web.store import Store
+
+MAX_NODES = 5000
+"""Most moves a study holds (all its variations)."""
+MAX_DEPTH = MAX_MOVES
+"""Most moves of one line from the start."""
+
+
+def check_tree(start: Any, tree: Any) -> tuple[Board, list[JSON], int]:
+    """The start board, the tree in canonical texts and its node count; a
+    :class:`RequestError` (400, ``path`` the node's child indices) when anything is wrong."""
+    board = board_from(start)
+    board = Board(board.position())  # the start itself: no moves before it
+    if not isinstance(tree, list):
+        raise RequestError("tree must be a list of nodes {'move': text, 'children': [...]}")
+    out: list[JSON] = []
+    count = 0
+    # depth first, without recursion: (nodes to check, where their checked copies go, path)
+    stack: list[tuple[list[Any], list[JSON], list[int], int]] = [(tree, out, [], 0)]
+    while stack:
+        nodes, target, path, index = stack.pop()
+        if index > 0:
+            board.pop()  # back from the previous sibling's subtree
+        if index >= len(nodes):
+            continue
+        node = nodes[index]
+        here = [*path, index]
+        count += 1
+        if count > MAX_NODES:
+            raise RequestError(f"a study holds at most {MAX_NODES} moves", 413, path=here)
+        if len(here) > MAX_DEPTH:
+            raise RequestError(f"a line holds at most {MAX_DEPTH} moves", path=here)
+        if not isinstance(node, dict) or not isinstance(node.get("move"), str):
+            raise RequestError(f"node {_where(here)} must be {{'move': text, ...}}", path=here)
+        children = node.get("children", [])
+        if not isinstance(children, list):
+            raise RequestError(f"node {_where(here)}: children must be a list", path=here)
+        text = node["move"]
+        if len(text) > MAX_TEXT:
+            raise RequestError(f"node {_where(here)}: the move text is too long", path=here)
+        if board.outcome() is not None:
+            raise RequestError(
+                f"node {_where(here)} ({text!r}) follows the end of the game", path=here
+            )
+        try:
+            move = board.parse_move(text)
+        except ValueError as e:
+            raise RequestError(f"node {_where(here)} ({text!r}): {e}", path=here) from None
+        canonical = board.move_text(move)
+        if any(sibling["move"] == canonical for sibling in target):
+            raise RequestError(f"node {_where(here)}: {canonical} is there twice", path=here)
+        checked: JSON = {"move": canonical, "children": []}
+        target.append(checked)
+        board.push(move)
+        stack.append((nodes, target, path, index + 1))  # the next sibling, after the subtree
+        stack.append((children, checked["children"], here, 0))
+    return board, out, count
+
+
+def _where(path: list[int]) -> str:
+    return ".".join(str(i) for i in path) or "root"
+
+
+def tree_data(start: str, tree: list[Any]) -> list[JSON]:
+    """A stored tree with each node's move as the page's move data (texts and route)."""
+    board = Board(start)
+    out: list[JSON] = []
+    stack: list[tuple[list[Any], list[JSON], int]] = [(tree, out, 0)]
+    while stack:
+        nodes, target, index = stack.pop()
+        if index > 0:
+            board.pop()
+        if index >= len(nodes):
+            continue
+        move = board.parse_move(nodes[index]["move"])
+        node: JSON = {"move": move_data(board, move), "children": []}
+        target.append(node)
+        board.push(move)
+        stack.append((nodes, target, index + 1))
+        stack.append((nodes[index].get("children", []), node["children"], 0))
+    return out
+
+
+# --- routes ---------------------------------------------------------------------------------------
+
+
+def _store(request: Request) -> Store:
+    store: Store | None = request.app.state.store
+    if store is None:
+        raise RequestError("this server has no store: start it with a database", 503)
+    return store
+
+
+def _study_id(request: Request) -> int:
+    try:
+        return int(request.path_params["study_id"])
+    except (KeyError, ValueError):
+        raise RequestError("a study id is a number", 404) from None
+
+
+async def _save(request: Request, study_id: int | None) -> Response:
+    store = _store(request)
+    data = await body_json(request)
+    start = data.get("start")
+    if not isinstance(start, str):
+        raise RequestError("start must be a position (R22)")
+    name = data.get("name", "")
+    if not isinstance(name, str) or len(name) > 200:
+        raise RequestError("name must be a string of at most 200 characters")
+    board, tree, nodes = await asyncio.to_thread(check_tree, start, data.get("tree"))
+    saved = await asyncio.to_thread(
+        store.save_study,
+        study_id,
+        start=board.position(),
+        variant=board.variant,
+        tree=tree,
+        nodes=nodes,
+        name=name.strip(),
+    )
+    if saved is None:
+        raise RequestError(f"no study {study_id}", 404)
+    return JSONResponse({"id": saved, "nodes": nodes}, 201 if study_id is None else 200)
+
+
+async def create_study(request: Request) -> Response:
+    """``POST /api/studies {"start", "tree", "name"?}``: a new study (201, its id)."""
+    return await _save(request, None)
+
+
+async def put_study(request: Request) -> Response:
+    """``PUT /api/studies/{id}``: the study's whole tree replaced (checked first)."""
+    return await _save(request, _study_id(request))
+
+
+async def list_studies(request: Request) -> Response:
+    store = _store(request)
+    return JSONResponse({"studies": await asyncio.to_thread(store.studies)})
+
+
+async def get_study(request: Request) -> Response:
+    store = _store(request)
+    study_id = _study_id(request)
+    saved = await asyncio.to_thread(store.study, study_id)
+    if saved is None:
+        raise RequestError(f"no study {study_id}", 404)
+    saved["tree"] = await asyncio.to_thread(tree_data, saved["start"], saved["tree"])
+    return JSONResponse(saved)
+
+
+async def delete_study(request: Request) -> Response:
+    store = _store(request)
+    study_id = _study_id(request)
+    if not await asyncio.to_thread(store.delete_study, study_id):
+        raise RequestError(f"no study {study_id}", 404)
+    return JSONResponse({"deleted": study_id})
+
+
+def routes() -> list[BaseRoute]:
+    return [
+        Route("/api/studies", list_studies, methods=["GET"]),
+        Route("/api/studies", create_study, methods=["POST"]),
+        Route("/api/studies/{study_id}", get_study, methods=["GET"]),
+        Route("/api/studies/{study_id}", put_study, methods=["PUT"]),
+        Route("/api/studies/{study_id}", delete_study, methods=["DELETE"]),
+    ]

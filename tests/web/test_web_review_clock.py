@@ -1,0 +1,170 @@
+"""The stoppable review (``WS /ws/review``, :func:`emergo.web.analysis.review_line`) and the clocks
+of live games (a time control at new-game, the clocks in every state, a time forfeit).  No browser
+needed: the browser tests are in test_web_tree.py."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("starlette")
+pytest.importorskip("httpx2", reason="the web test extra (httpx2) is not installed")
+
+from starlette.testclient import TestClient
+
+from emergo import record
+from emergo.analyse import MoveReview, review_game
+from emergo.players import backend
+from emergo.search import Limit
+from emergo.web.analysis import review_line
+from emergo.web.app import create_app
+from emergo.web.store import Store
+
+BASE = "http://127.0.0.1:8765"
+HOST = {"host": "127.0.0.1:8765"}
+# 7x7, sixteen moves with captures in them (R8): forced positions inside
+LINE = [
+    "d5",
+    "e3",
+    "b3",
+    "d7",
+    "f4",
+    "d3",
+    "e5",
+    "g4",
+    "d2",
+    "g4xe4xe6",
+    "d2xd4",
+    "f4",
+    "c2",
+    "f5",
+    "b5",
+    "d1",
+]
+
+
+@pytest.fixture(scope="module")
+def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
+    store = Store.open(f"sqlite:///{Path(tmp_path_factory.mktemp('rc')) / 'db.sqlite3'}")
+    with TestClient(create_app(store), base_url=BASE) as c:
+        yield c
+    store.close()
+
+
+def game_of(moves: list[str]) -> record.Game:
+    return record.read_game('[Variant "7x7"]\n\n' + " ".join(moves) + " *\n")
+
+
+def test_review_line_is_review_game_move_by_move() -> None:
+    game = game_of(LINE)
+    limit = Limit(depth=2)
+    whole = review_game(game, backend("auto"), limit)
+    heard: list[int] = []
+    stream = review_line(
+        game, backend("auto"), limit, stop=threading.Event(), on_move=lambda r: heard.append(r.ply)
+    )
+    assert heard == list(range(1, len(game.moves) + 1))
+    assert [(r.ply, r.loss, r.best, r.depth) for r in stream.moves] == [
+        (r.ply, r.loss, r.best, r.depth) for r in whole.moves
+    ]
+
+
+def test_review_line_stops_and_keeps_what_it_reviewed() -> None:
+    game = game_of(LINE)
+    stop = threading.Event()
+    heard: list[int] = []
+
+    def on_move(r: MoveReview) -> None:
+        heard.append(r.ply)
+        if len(heard) == 3:
+            stop.set()
+
+    stream = review_line(game, backend("auto"), Limit(depth=2), stop=stop, on_move=on_move)
+    assert [r.ply for r in stream.moves] == heard == [1, 2, 3]
+
+
+def test_review_websocket_streams_and_stops_at_once(client: TestClient) -> None:
+    with client.websocket_connect("/ws/review", headers=HOST) as ws:
+        ws.send_json({"type": "start", "pos": "7x7 w 8/8", "moves": LINE, "time": 2, "id": 7})
+        first = ws.receive_json()
+        assert first["type"] in ("progress", "move") and first["id"] == 7
+        ws.send_json({"type": "start", "pos": "7x7 w 8/8", "moves": LINE, "time": 2})
+        refused = ws.receive_json()
+        while refused["type"] != "error":  # the one running goes on meanwhile
+            refused = ws.receive_json()
+        assert "stop it first" in refused["error"]
+        asked = time.monotonic()
+        ws.send_json({"type": "stop"})
+        messages = []
+        while True:
+            message = ws.receive_json()
+            messages.append(message)
+            if message["type"] == "done":
+                break
+        stopped_in = time.monotonic() - asked
+        done = messages[-1]
+        assert done["stopped"] is True
+        assert len(done["moves"]) < len(LINE)  # 2 s a position: nowhere near the end
+        assert stopped_in < 1.5, stopped_in  # the search under way is stopped, not finished
+        assert done["text"].count("{") == len(done["moves"])  # the record holds what was reviewed
+        # nothing after done: the review's thread has ended; a new review may start
+        ws.send_json({"type": "start", "pos": "7x7 w 8/8", "moves": LINE[:2], "time": 0.05})
+        while (message := ws.receive_json())["type"] != "done":
+            assert message["type"] in ("progress", "move")
+        assert message["stopped"] is False and len(message["moves"]) == 2
+
+
+@pytest.mark.parametrize(
+    "clock",
+    [
+        "5+3",
+        {"kind": "fischer"},
+        {"kind": "fischer", "base": 0},
+        {"kind": "fischer", "base": -5},
+        {"kind": "fischer", "base": 1e9},
+        {"kind": "fischer", "base": 60, "increment": True},
+        {"kind": "per-move", "base": 10, "increment": 2},
+        {"kind": "bronstein", "base": 60},
+    ],
+)
+def test_bad_clocks_are_refused(client: TestClient, clock: object) -> None:
+    body = {"pos": "7x7 w 8/8", "white": {"kind": "human"}, "black": {"kind": "human"}}
+    r = client.post("/api/games", json={**body, "clock": clock}, headers=HOST)
+    assert r.status_code == 400, r.text
+    assert "clock" in r.json()["error"]
+
+
+def test_clocks_run_and_time_forfeits(client: TestClient) -> None:
+    body = {"pos": "7x7 w 8/8", "white": {"kind": "human"}, "black": {"kind": "human"}}
+    r = client.post(
+        "/api/games",
+        json={**body, "clock": {"kind": "fischer", "base": 1.5, "increment": 1}},
+        headers=HOST,
+    )
+    assert r.status_code == 200, r.text
+    state = r.json()
+    clock = state["clock"]
+    assert clock["control"] == "1.5+1" and clock["running"] == "white"
+    assert 0 < clock["white"] <= 1.5 and clock["black"] == 1.5
+    game_id = state["id"]
+    r = client.post(f"/api/games/{game_id}/move", json={"text": "c4"}, headers=HOST)
+    after = r.json()["state"]["clock"]
+    assert after["running"] == "black" and 1.5 < after["white"] <= 2.5  # the increment
+    saved = client.get(f"/api/games/{game_id}").json()
+    assert saved["tags"]["TimeControl"] == "1.5+1"
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        live = client.get(f"/api/games/{game_id}").json()["live"]
+        if live["state"]["outcome"]:
+            break
+        time.sleep(0.1)
+    outcome = live["state"]["outcome"]
+    assert outcome["result"] == "1-0" and outcome["termination"] == "time-forfeit", outcome
+    assert "time" in outcome["reason"]
+    assert live["clock"]["running"] is None and live["clock"]["black"] == 0
+    record_text = client.get(f"/api/games/{game_id}/record").text
+    assert '[Termination "time-forfeit"]' in record_text
