@@ -11,7 +11,9 @@
   are taken inside the pages (the Performance API; both tabs share the machine's clock), so the
   browser driver's own round trips are not counted:
 
-  - ``click``: the click (``pointerdown``) that completes the move, in the mover's tab;
+  - ``click``: the click (``pointerdown``) that completes the move, in the mover's tab (the
+    event's own time stamp);
+  - ``handled``: the page's first listener for that click runs (the browser's input delay);
   - ``sent``: the mover's page hands the move to its WebSocket;
   - ``received``: the watcher's page receives the new state;
   - ``drawn``: the watcher's move list and board are updated (the DOM, a MutationObserver);
@@ -69,12 +71,14 @@ ARGS = [
 PROBE = """
 (() => {
   const now = () => performance.timeOrigin + performance.now();
-  const b = window.__bench = {click: 0, sent: [], states: [], drawn: [], frames: [], count: 0};
-  const clicked = (e) => { b.click = performance.timeOrigin + e.timeStamp; };
+  const b = window.__bench = {click: 0, handled: 0, sent: [], states: [], drawn: [], frames: []};
+  b.count = 0;
+  const clicked = (e) => { b.click = performance.timeOrigin + e.timeStamp; b.handled = now(); };
   document.addEventListener("pointerdown", clicked, true);
   const send = WebSocket.prototype.send;
   WebSocket.prototype.send = function (data) {
-    if (typeof data === "string" && data.includes('"type":"move"')) b.sent.push([b.click, now()]);
+    const move = typeof data === "string" && data.includes('"type":"move"');
+    if (move) b.sent.push([b.click, b.handled, now()]);
     return send.call(this, data);
   };
   const Socket = window.WebSocket;
@@ -232,7 +236,7 @@ def play_click(page: Any) -> None:
         click_centre(page, "#board .input .dest")
 
 
-STEPS = ("sent", "received", "drawn", "frame")
+STEPS = ("handled", "sent", "received", "drawn", "frame")
 
 
 @dataclass
@@ -280,8 +284,8 @@ class Trips:
                     return [b.states.at(-1), b.drawn.find(([k]) => k === {n})[1],
                             b.frames.find(([k]) => k === {n})[1]]; }}"""
             )
-            click, sent = mover
-            for step, at in zip(STEPS, [sent, *watcher], strict=True):
+            click, handled, sent = mover
+            for step, at in zip(STEPS, [handled, sent, *watcher], strict=True):
                 self.steps[step].append(at - click)
             self.plies = n
             self.moves += 1
@@ -294,6 +298,12 @@ class Trips:
                 "p50": pct(self.steps[step], 50),
                 "p99": pct(self.steps[step], 99),
             }
+        # each step's own share: the time from the step before it (per move)
+        previous = [0.0] * self.moves
+        for step in STEPS:
+            own = [t - b for t, b in zip(self.steps[step], previous, strict=True)]
+            out[f"step:{step}"] = {"p50": pct(own, 50), "p99": pct(own, 99)}
+            previous = self.steps[step]
         out["round_trip_p50_ms"] = pct(self.steps["drawn"], 50)
         out["round_trip_p99_ms"] = pct(self.steps["drawn"], 99)
         out["server_cpu_ms_per_move"] = round(1000 * self.cpu / max(1, self.moves), 2)
@@ -397,15 +407,43 @@ async def load(clients: int, seconds: float, src: str | None = None) -> dict[str
     }
 
 
+STEP_NAMES = {
+    "handled": "the browser delivers the click",
+    "sent": "the mover's page handles it, sends",
+    "received": "WebSocket + server + WebSocket",
+    "drawn": "the watcher's page draws it",
+    "frame": "to the next frame",
+}
+
+PHASE_NAMES = {
+    "to_thread": "to a worker thread",
+    "play": "game.play: parse, check, push",
+    "store": "stored and committed",
+    "to_loop": "back to the event loop",
+    "state": "state built and encoded",
+    "send": "sent to every client",
+    "total": "the server, message in to sent",
+}
+
+
 def show_trips(report: dict[str, Any]) -> None:
     print(f"round trip ({report['server']}, {report['moves']} moves):", json.dumps(report))
-    print("  from the click (ms)        p50      p99")
+    print("  ms, measured in the pages          this step        since the click")
+    print("                                      p50      p99       p50      p99")
     for step in STEPS:
-        s = report[f"click->{step}"]
-        print(f"  -> {step:<22}{s['p50']:>7.2f}  {s['p99']:>7.2f}")
-    print(f"  server CPU a move: {report['server_cpu_ms_per_move']:.2f} ms")
-    for name, s in report.get("server_phases_ms", {}).items():
-        print(f"  server {name:<19}{s['p50']:>7.2f}  {s['p99']:>7.2f}   (n={s['n']})")
+        own, since = report[f"step:{step}"], report[f"click->{step}"]
+        print(
+            f"  {STEP_NAMES[step]:<35}{own['p50']:>6.2f}  {own['p99']:>7.2f}"
+            f"    {since['p50']:>6.2f}  {since['p99']:>7.2f}"
+        )
+    print(f"  round trip (click -> drawn): p50 {report['round_trip_p50_ms']:.2f} ms,", end=" ")
+    print(f"p99 {report['round_trip_p99_ms']:.2f} ms")
+    print(f"  the server's CPU a move (user + system): {report['server_cpu_ms_per_move']:.2f} ms")
+    phases = report.get("server_phases_ms", {})
+    if phases:
+        print("  the server's phases (EMERGO_WEB_TIMINGS)     p50      p99")
+        for name, s in phases.items():
+            print(f"    {PHASE_NAMES.get(name, name):<38}{s['p50']:>7.2f}  {s['p99']:>7.2f}")
 
 
 def main() -> None:

@@ -5,7 +5,8 @@ It needs the ``web`` extra (``pip install 'emergo[web]'``): Starlette, uvicorn, 
 Alembic and platformdirs.
 
 * :func:`main` -- the command line (``emergo serve``): ``--host``, ``--port``, ``--db``,
-  ``--no-browser``;
+  ``--no-browser``, declared once in :mod:`emergo.web.options` (standard library only, shared
+  with ``emergo.cli.serve``);
 * :func:`emergo.web.app.create_app` -- the ASGI application, for tests and other servers;
 * :mod:`emergo.web.store` -- the database; :mod:`emergo.web.positions` -- positions as JSON;
   :mod:`emergo.web.analysis` -- engine analysis off the event loop;

@@ -228,7 +228,10 @@ class LiveGame:
         self.stored_board = board.copy()
         self.stored_outcome = outcome
         self.stored_version = base
-        self._view: tuple[JSON, JSON] | None = None  # (position_data, line_data) of the stored
+        # The stored line for the clients, kept move by move (not rebuilt for every state), and
+        # the stored position's data: computed once per stored change, whoever asks.
+        self._line = line_data(board)
+        self._view: JSON | None = None
         self.game = self._new_game(board, outcome, clocks if time_control else None)
         self.watchdog = loop.create_task(self._watch())
 
@@ -342,10 +345,12 @@ class LiveGame:
         if hasattr(event, "version"):
             with self._stored_lock:  # stored: now clients may see it
                 if isinstance(event, MovePlayed):
+                    self._line["moves"].append(move_data(self.stored_board, event.move))
                     self.stored_board.push(event.move)
                 elif isinstance(event, TakenBack):
                     for _ in event.moves:
                         self.stored_board.pop()
+                        self._line["moves"].pop()
                     self.stored_outcome = None
                 elif isinstance(event, GameOver):
                     self.stored_outcome = event.outcome
@@ -436,9 +441,9 @@ class LiveGame:
             version = self.stored_version
             outcome = self.stored_outcome
             if self._view is None:  # once per stored change, however many clients ask
-                board = self.stored_board
-                self._view = (position_data(board), line_data(board))
-            position, line = self._view
+                self._view = position_data(self.stored_board)
+            position = self._view
+            line = {**self._line, "moves": list(self._line["moves"])}
             turn = self.stored_board.turn
         thinking = game.thinking and outcome is None
         offer = game.draw_offer

@@ -21,10 +21,11 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
+if TYPE_CHECKING:  # only types: the limits and host names are read without the web extra
+    from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 MAX_BODY = 1 << 20
 """Largest request body accepted, in bytes (a record file of a few thousand games)."""

@@ -1,4 +1,9 @@
-"""The ``emergo serve`` command: open the store, build the app, run uvicorn, open the browser."""
+"""The ``emergo serve`` command: open the store, build the app, run uvicorn, open the browser.
+
+Its options are declared in :mod:`emergo.web.options` (shared with ``emergo.cli.serve``).  This
+module imports the ``web`` extra only in :func:`run`, which says what to install when it is
+missing.
+"""
 
 from __future__ import annotations
 
@@ -9,36 +14,17 @@ import threading
 import webbrowser
 from collections.abc import Sequence
 
+from emergo.web import options
 from emergo.web.security import LOCAL_HOSTS, MAX_BODY
 
-DEFAULT_PORT = 8765
+EXIT_FAILURE = 1
+"""A needed part is missing (the web extra) or the database cannot be opened."""
 
 
 def parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(
-        prog="emergo serve",
-        description="Play, study and replay Emergo in the browser (a local web server).",
-    )
-    p.add_argument(
-        "--host",
-        default="127.0.0.1",
-        help="address to listen on (default 127.0.0.1: this machine only)",
-    )
-    p.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"port (default {DEFAULT_PORT})")
-    p.add_argument(
-        "--db",
-        default=None,
-        help="database: a file path (SQLite) or an SQLAlchemy URL "
-        "(default: emergo.sqlite3 in the user's data directory)",
-    )
-    p.add_argument(
-        "--allow-host",
-        action="append",
-        default=[],
-        metavar="NAME",
-        help="another host name the server may be reached by (checked against Host)",
-    )
-    p.add_argument("--no-browser", action="store_true", help="do not open a browser")
+    """The parser of ``python -m emergo.web.server`` (the options of ``emergo serve``)."""
+    p = argparse.ArgumentParser(prog="emergo serve", description=options.DESCRIPTION)
+    options.add_arguments(p)
     return p
 
 
@@ -59,10 +45,17 @@ def url_for(host: str, port: int) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = parser().parse_args(argv)
-    if not 0 < args.port < 65536:
-        print(f"emergo serve: --port must be 1-65535, not {args.port}", file=sys.stderr)
-        return 2
+    """Parse ``argv`` (the arguments after ``emergo serve``) and run; returns the exit status
+    (2 for bad arguments, as ``emergo serve`` does)."""
+    try:
+        args = parser().parse_args(argv)
+    except SystemExit as e:  # --help (0) or a usage error (2), already printed
+        return e.code if isinstance(e.code, int) else 2
+    return run(args)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Serve with parsed options (:func:`emergo.web.options.add_arguments`) until stopped."""
     try:
         import uvicorn
 
@@ -71,7 +64,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         from emergo.web.store import Store, url_of
     except ImportError as e:
         print(f"emergo serve needs the web extra: pip install 'emergo[web]' ({e})", file=sys.stderr)
-        return 2
+        return EXIT_FAILURE
     hosts = tuple(args.allow_host)
     if not is_local(args.host):
         hosts += (args.host,)
@@ -85,7 +78,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         store = Store.open(url_of(args.db))
     except Exception as e:  # a bad URL, an unwritable file, a failed migration
         print(f"emergo serve: cannot open the database: {e}", file=sys.stderr)
-        return 1
+        return EXIT_FAILURE
     app = create_app(store, hosts=hosts)
     url = url_for(args.host, args.port)
     config = uvicorn.Config(
@@ -95,6 +88,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         log_level="warning",
         ws="auto",
         ws_max_size=MAX_BODY,
+        # No permessage-deflate: compressing every frame costs CPU at both ends (about a tenth
+        # of a millisecond a frame on this server) to save bandwidth a local server lacks none of.
+        ws_per_message_deflate=False,
         server_header=False,
     )
     server = uvicorn.Server(config)

@@ -286,8 +286,8 @@ export function Board(element, config) {
   /** @param {MoveInfo} move */
   function finish(move) {
     prefix = [];
+    if (state.events.move) state.events.move(move); // sent first, then drawn: the round trip starts now
     redraw();
-    if (state.events.move) state.events.move(move);
   }
 
   /** @param {string|null} square */
@@ -550,13 +550,21 @@ export function Board(element, config) {
 
   // --- drawing -------------------------------------------------------------------------------
 
+  /** What the cells, lines and coordinates were drawn for: a move redraws only what it changes. */
+  let drawnFrame = "";
+  let squaresSet = 0;
+
   function redraw() {
     const fr = frame();
-    root.setAttribute("viewBox", `0 0 ${num(fr.width)} ${num(fr.height)}`);
-    element.dataset.view = hexagon() ? "hexagon" : state.view;
-    element.dataset.flipped = String(state.flipped);
-    drawCells();
-    drawCoordinates();
+    const key = [squaresSet, state.size, state.shape, state.view, state.names, state.flipped, state.coordinates].join();
+    if (key !== drawnFrame) {
+      drawnFrame = key;
+      root.setAttribute("viewBox", `0 0 ${num(fr.width)} ${num(fr.height)}`);
+      element.dataset.view = hexagon() ? "hexagon" : state.view;
+      element.dataset.flipped = String(state.flipped);
+      drawCells();
+      drawCoordinates();
+    }
     drawMarks();
     drawRoute();
     drawPieces();
@@ -849,6 +857,7 @@ export function Board(element, config) {
     const {animate: _unused, ...rest} = cfg;
     void _unused;
     if (rest.squares) {
+      squaresSet++;
       byName = new Map(rest.squares.map((s) => [s.name, s]));
       byUV = new Map(rest.squares.map((s) => [`${s.u},${s.v}`, s.name]));
     }
