@@ -224,6 +224,31 @@ def test_the_arrays_are_read_only_views() -> None:
         obs[0, 0, 0, 0] = 5
 
 
+def test_buffers_bound_again_get_every_plane_written() -> None:
+    """bind() forgets the incremental state: a buffer bound again (as a new buffer at a
+    reused address would be) is written whole by the next step, never patched."""
+    env, twin = BatchEnv(3, "7x7", seed=2), BatchEnv(3, "7x7", seed=2)
+    env.reset(), twin.reset()
+    for _ in range(5):
+        actions = twin.sample().copy()
+        env.step(actions), twin.step(actions)
+    assert np.array_equal(env.obs, twin.obs)
+    buffers = [a.base for a in (env.obs, env.mask, env.rewards)]
+    buffers += [a.base for a in (env.terminated, env.truncated, env.to_play)]
+    buffers[0][...] = 7  # scribbled while unbound
+    env._c.bind(*buffers, env._actions)
+    actions = twin.sample().copy()
+    env.step(actions), twin.step(actions)
+    assert np.array_equal(env.obs, twin.obs)
+
+
+def test_float_actions_are_refused_not_truncated() -> None:
+    env = BatchEnv(2, "7x7")
+    env.reset()
+    with pytest.raises(ValueError, match=r"integers expected.*float64"):
+        env.step(np.array([0.9, 1.2]))
+
+
 def test_an_illegal_action_can_end_its_game() -> None:
     """step(illegal_ends=True): that game ends as its player's loss; the others step."""
     env = BatchEnv(3, "7x7")

@@ -125,3 +125,15 @@ def test_copy_or_views() -> None:
 def test_a_root_that_is_over_is_refused() -> None:
     with pytest.raises(ValueError, match="over"):
         EmergoVectorEnv(2, "9x9", position="w 0/0 c5:b")
+
+
+def test_actions_of_the_wrong_shape_or_type_are_refused_naming_them() -> None:
+    envs = EmergoVectorEnv(2, "7x7")
+    _, infos = envs.reset(seed=1)
+    legal = infos["action_mask"].argmax(axis=1)
+    with pytest.raises(ValueError, match=r"shape \(3,\)"):
+        envs.step(np.array([0, 1, 2]))
+    with pytest.raises(ValueError, match=r"integers expected.*float64"):
+        envs.step(legal.astype(np.float64))
+    _, _, terminated, _, infos = envs.step(legal)  # nothing was half-applied
+    assert not terminated.any() and not infos["illegal_action"].any()

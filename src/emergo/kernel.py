@@ -738,15 +738,24 @@ class BatchEnv:
         ``illegal_ends`` it ends its game instead, as a loss of the player who chose it
         (reward -1, ``terminated``, the observation of the position as it was, mask all 0).
         """
-        import numpy as np
-
         if actions is not self._actions:
-            acts = np.asarray(actions)
-            if acts.shape != (self.n,):
-                raise ValueError(f"actions: shape {acts.shape}, expected ({self.n},)")
-            self._actions[...] = acts
+            self._actions[...] = self.check_actions(actions)
         self._c.step(illegal_ends)
         return self.obs, self.mask, self.rewards, self.terminated, self.truncated
+
+    def check_actions(self, actions: Any) -> Any:
+        """``actions`` as an array of ``n`` integers; ValueError naming a wrong shape or type
+        (a float action is refused, never truncated to another action)."""
+        import numpy as np
+
+        acts = np.asarray(actions)
+        if acts.shape != (self.n,):
+            raise ValueError(f"actions: shape {acts.shape}, expected ({self.n},)")
+        if not np.issubdtype(acts.dtype, np.integer):
+            raise ValueError(
+                f"actions: integers expected (one action index a game), not {acts.dtype}"
+            )
+        return acts
 
     def sample(self) -> Any:
         """A uniformly random legal action per game (from the seeded C generator; 0 when done)."""

@@ -583,12 +583,17 @@ static void run_game(benv_t *e, job_t *j, size_t i, size_t *ended, long *bad)
     default: /* J_STEP, J_RANDOM */
         if (b->done) {
             rc = reset_game(e, b);
-        } else if (j->illegal_ends && !is_legal(e, b, j->actions[i])) {
-            b->done = BENV_TERMINATED; /* the player's loss; the position stays as it was */
-            reward = -1.0f;
         } else {
-            rc = apply(e, b, (int)(j->kind == J_RANDOM ? random_action(e, b) : j->actions[i]),
-                       &reward);
+            /* Read once, checked again even after benv_check: the actions are the caller's
+             * writable buffer, which another thread may change between the check and the
+             * step; apply() must never see an illegal action. */
+            int64_t a = j->kind == J_RANDOM ? random_action(e, b) : j->actions[i];
+            if (j->kind != J_RANDOM && !is_legal(e, b, a)) {
+                b->done = BENV_TERMINATED; /* the player's loss; the position stays */
+                reward = -1.0f;
+            } else {
+                rc = apply(e, b, (int)a, &reward);
+            }
         }
         break;
     }

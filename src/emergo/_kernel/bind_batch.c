@@ -159,6 +159,7 @@ static PyObject *benv_py_bind(BatchEnvObject *self, PyObject *args)
         }
     }
     unbind(self);
+    self->env.inc_obs = NULL; /* new buffers: the next write is every plane, never a delta */
     memcpy(self->v, v, sizeof v);
     self->out = (benv_out_t){p[B_OBS], p[B_MASK], p[B_REWARD], p[B_TERM], p[B_TRUNC], p[B_TOPLAY]};
     self->actions = p[B_ACTIONS];

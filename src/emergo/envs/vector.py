@@ -228,9 +228,7 @@ class EmergoVectorEnv(VectorEnv[Planes, npt.NDArray[np.int64], npt.NDArray[Any]]
     def step(
         self, actions: npt.NDArray[np.int64]
     ) -> tuple[Planes, npt.NDArray[Any], npt.NDArray[Any], npt.NDArray[Any], dict[str, Any]]:
-        acts = np.asarray(actions)
-        if acts.shape != (self.num_envs,):
-            raise ValueError(f"actions: shape {acts.shape}, expected ({self.num_envs},)")
+        acts = self.batch.check_actions(actions)
         batch = self.batch
         waiting = batch.terminated | batch.truncated  # these restart: their action is ignored
         stepped = ~waiting
