@@ -19,32 +19,6 @@ const int eval_defaults[EV_NTERMS] = {
 #undef EV_DEF
 };
 
-/* Sum over the stacks of `from` of the steps (through any cell) to the nearest stack of `to`,
- * at most END_FAR each: rings grown around `to` until every stack of `from` is reached. */
-static int steps_to(const geo_t *g, bb_t from, bb_t to)
-{
-    int sum = 0;
-    bb_t reached = to;
-    for (int d = 1; d < END_FAR && (from & ~reached); d++) {
-        bb_t grow = reached;
-        for (int k = 0; k < g->ndirs; k++)
-            grow |= bb_shift(reached, g->dir[k]);
-        grow &= g->mask;
-        sum += d * bb_count(from & grow & ~reached);
-        reached = grow;
-    }
-    return sum + END_FAR * bb_count(from & ~reached);
-}
-
-/* end_distance (eval.h): 0 unless the movement phase and a lead of END_LEAD men. */
-static int end_distance(const pos_t *p, int lead)
-{
-    if (p->hand[0] | p->hand[1] || (lead < END_LEAD && lead > -END_LEAD))
-        return 0;
-    int leader = lead > 0 ? p->turn : !p->turn;
-    return (lead > 0 ? 1 : -1) * steps_to(p->g, p->owned[leader], p->owned[!leader]);
-}
-
 void eval_terms(const pos_t *p, int out[EV_NTERMS])
 {
     const geo_t *g = p->g;
@@ -127,7 +101,6 @@ void eval_terms(const pos_t *p, int out[EV_NTERMS])
     out[EV_threat_single] = threat_single;
     out[EV_tempo_enter] = phase_enter;
     out[EV_tempo_move] = !phase_enter;
-    out[EV_end_distance] = end_distance(p, out[EV_men]);
 }
 
 int evaluate(const pos_t *p, const int *w)

@@ -36,8 +36,7 @@
     X(threat_liberate_move, -50, "prisoners the opponent could free by a jump, movement")      \
     X(threat_single, -20, "mover's single men the opponent can jump (the piece vanishes)")    \
     X(tempo_enter, 10, "side to move, entering phase")                                         \
-    X(tempo_move, 10, "side to move, movement phase")                                          \
-    X(end_distance, 0, "ending, one side END_LEAD men ahead: winner's steps to the loser")
+    X(tempo_move, 10, "side to move, movement phase")
 
 enum {
 #define EV_ENUM(name, def, doc) EV_##name,
@@ -52,17 +51,6 @@ extern const int eval_defaults[EV_NTERMS];
 
 /* The term counts of a position, from the view of the player to move. */
 void eval_terms(const pos_t *p, int out[EV_NTERMS]);
-
-/* The ending term end_distance counts only in the movement phase (both hands
- * empty, R17) when one side leads by END_LEAD men or more: the sum over the
- * leader's stacks of the steps to the nearest stack of the other side (at
- * most END_FAR each), positive when the mover leads and negated when he
- * trails.  A negative weight makes the leader bring his stacks to the last
- * enemy stacks (a jump needs an adjacent attacker, R9) and the trailing side
- * keep away; without it a won ending has nothing to aim at between captures,
- * and a stack with six ways out (R4 hex) is not cornered by chance. */
-#define END_LEAD 4
-#define END_FAR 8
 
 #define EVAL_MAX 100000 /* |evaluate| <= EVAL_MAX */
 #define EV_MAXWEIGHT 10000 /* |weight| <= EV_MAXWEIGHT: sums stay far from int overflow */
