@@ -11,12 +11,14 @@ import pytest
 from emergo import Board
 from emergo.board import Move
 from emergo.levels import (
+    HEX_NODES,
     LEVEL_MAX,
     LEVELS,
     LevelSearcher,
     choose_line,
     level_limit,
     level_setting,
+    levels,
 )
 from emergo.players import backend
 from emergo.pysearch import PythonSearcher
@@ -137,6 +139,28 @@ def test_level_asks_for_its_lines_and_reports_only_what_was_asked() -> None:
     # The last report describes the move played, whichever line was drawn.
     assert seen[-1].pv[0] == result.move
     assert result.infos[0].pv[0] == result.move
+
+
+def test_hex_levels_differ_only_in_their_node_caps_and_the_searched_board_picks_them() -> None:
+    hexagon = levels("hex")
+    assert levels() == levels("9x9") == levels("7x7") == LEVELS and hexagon != LEVELS
+    for square, hexa in zip(LEVELS, hexagon, strict=True):
+        assert hexa.nodes == HEX_NODES.get(square.level, square.nodes)
+        assert (hexa.depth, hexa.lines, hexa.temperature) == (
+            square.depth,
+            square.lines,
+            square.temperature,
+        )
+    caps = [s.nodes for s in hexagon if s.nodes is not None]
+    assert caps == sorted(caps)  # a higher level never searches less
+    level = next(iter(HEX_NODES))
+    assert level_setting(level, "hex").nodes == HEX_NODES[level] != level_setting(level).nodes
+    assert level_limit(level, Limit(), "hex").nodes == HEX_NODES[level]
+    inner = Ranked([0])
+    searcher = LevelSearcher(inner, level)
+    searcher.search(Board("hex w 12/12"), Limit(time=5))
+    searcher.search(opening(), Limit(time=5))
+    assert [limit.nodes for limit, _ in inner.calls] == [HEX_NODES[level], LEVELS[level - 1].nodes]
 
 
 @pytest.mark.parametrize("level", [1, 5, 9, LEVEL_MAX])

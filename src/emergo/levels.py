@@ -49,38 +49,56 @@ class LevelSetting:
     label: str
 
 
-def _levels() -> tuple[LevelSetting, ...]:
-    rows: list[tuple[int | None, int | None, int, float, str]] = [
-        # depth, nodes, lines, temperature, label
-        (1, None, 12, 200.0, "beginner: one ply, blunders freely"),
-        (None, 1_000, 10, 150.0, "beginner"),
-        (None, 2_500, 10, 110.0, "novice: sees the reply"),
-        (None, 6_000, 8, 80.0, "novice"),
-        (None, 15_000, 6, 55.0, "casual"),
-        (None, 40_000, 5, 38.0, "club"),
-        (None, 100_000, 4, 24.0, "strong club"),
-        (None, 250_000, 3, 13.0, "expert"),
-        (None, 500_000, 2, 6.0, "master"),
-        (None, 1_200_000, 1, 0.0, "grandmaster: best move only"),
-        (None, None, 1, 0.0, "full strength"),
-    ]
-    return tuple(LevelSetting(n, *row) for n, row in enumerate(rows, 1))
+_ROWS: tuple[tuple[int | None, int | None, int, float, str], ...] = (
+    # depth, nodes, lines, temperature, label
+    (1, None, 12, 200.0, "beginner: one ply, blunders freely"),
+    (None, 1_000, 10, 150.0, "beginner"),
+    (None, 2_500, 10, 110.0, "novice: sees the reply"),
+    (None, 6_000, 8, 80.0, "novice"),
+    (None, 15_000, 6, 55.0, "casual"),
+    (None, 40_000, 5, 38.0, "club"),
+    (None, 100_000, 4, 24.0, "strong club"),
+    (None, 250_000, 3, 13.0, "expert"),
+    (None, 500_000, 2, 6.0, "master"),
+    (None, 1_200_000, 1, 0.0, "grandmaster: best move only"),
+    (None, None, 1, 0.0, "full strength"),
+)
+
+HEX_NODES: dict[int, int] = {10: 3_000_000}
+"""Node caps of HexEmergo (R4 ``hex``) that differ from the square boards' (docs/engine.md):
+on the hexagon the first player wins most games between strong players, so a level
+must search far more than the one below it to win games as Black too."""
+
+
+def _levels(nodes: dict[int, int] | None = None) -> tuple[LevelSetting, ...]:
+    nodes = nodes or {}
+    return tuple(
+        replace(LevelSetting(n, *row), nodes=nodes.get(n, row[1])) for n, row in enumerate(_ROWS, 1)
+    )
 
 
 LEVELS: tuple[LevelSetting, ...] = _levels()
-"""The playing levels 1..:data:`LEVEL_MAX`, weakest first (``LEVELS[level - 1]``)."""
+"""The playing levels 1..:data:`LEVEL_MAX`, weakest first (``LEVELS[level - 1]``), of the
+square boards (9x9, 7x7)."""
+VARIANT_LEVELS: dict[str, tuple[LevelSetting, ...]] = {"hex": _levels(HEX_NODES)}
+"""The tables of the variants whose levels differ from :data:`LEVELS`."""
 
 
-def level_setting(level: int) -> LevelSetting:
-    """The setting of a level; a clear error outside 1..:data:`LEVEL_MAX`."""
+def levels(variant: str = "9x9") -> tuple[LevelSetting, ...]:
+    """The level table of a variant (R4)."""
+    return VARIANT_LEVELS.get(variant, LEVELS)
+
+
+def level_setting(level: int, variant: str = "9x9") -> LevelSetting:
+    """The setting of a level on ``variant``; a clear error outside 1..:data:`LEVEL_MAX`."""
     if isinstance(level, bool) or not isinstance(level, int) or not 1 <= level <= LEVEL_MAX:
         raise ValueError(f"level must be a whole number in 1..{LEVEL_MAX}, not {level!r}")
-    return LEVELS[level - 1]
+    return levels(variant)[level - 1]
 
 
-def level_limit(level: int, limit: Limit) -> Limit:
+def level_limit(level: int, limit: Limit, variant: str = "9x9") -> Limit:
     """``limit`` with the level's depth and node caps added (the tighter of each wins)."""
-    setting = level_setting(level)
+    setting = level_setting(level, variant)
 
     def tighter(own: int | None, cap: int | None) -> int | None:
         return cap if own is None else own if cap is None else min(own, cap)
@@ -115,7 +133,9 @@ def choose_line(
 class LevelSearcher(GuardedSearcher):
     """A searcher playing at a level: the inner search capped, then a move drawn (LevelSetting).
 
-    At :data:`LEVEL_MAX` it is the inner searcher unchanged.  Below, every search
+    The setting is that of the searched board's variant (:func:`levels`; ``setting``
+    is the square boards').  At :data:`LEVEL_MAX` it is the inner searcher unchanged.
+    Below, every search
     starts from empty tables (``inner.clear()``: what deeper searches left there
     would change a capped search's scores) and the draw's random generator is
     seeded by ``seed``, the position (R22) and the number of moves played: under
@@ -150,7 +170,7 @@ class LevelSearcher(GuardedSearcher):
         on_info: InfoCallback | None,
         stop: threading.Event | None,
     ) -> SearchResult:
-        setting = self.setting
+        setting = level_setting(self.level, board.variant)
         if setting.level == LEVEL_MAX:
             return self.inner.search(board, limit, multipv=multipv, on_info=on_info, stop=stop)
         asked = max(1, multipv)
@@ -162,7 +182,7 @@ class LevelSearcher(GuardedSearcher):
 
         result = self.inner.search(
             board,
-            level_limit(setting.level, limit),
+            level_limit(setting.level, limit, board.variant),
             multipv=max(asked, setting.lines),
             on_info=report,
             stop=stop,
