@@ -19,6 +19,8 @@ several steps.
   actions drawn in C from each game's mask, the planes (float32, or uint8 when compact),
   masks, rewards and done flags written into NumPy arrays at every step.  The ``rollout``
   row runs the same loop inside C (one call).
+* Self-play rows: ``emergo selfplay``'s games (the kernel search at a fixed node count, every
+  position recorded) on one and two threads; games/s on the wall clock.
 * EmergoVectorEnv rows: the Gymnasium vector environment (emergo.envs.vector) over 1,024
   games, its actions from the C sampler; ``copy=True`` (Gymnasium's default) copies the
   planes at every step.
@@ -122,6 +124,38 @@ def measure_vector(n: int, seconds: float, seed: int, *, copy: bool) -> Row:
             steps += n - waiting
             games += int(np.count_nonzero(terminated | truncated))
     return steps, games, time.process_time() - start, time.perf_counter() - wall
+
+
+def measure_selfplay(nodes: int, workers: int, seconds: float, seed: int) -> Row:
+    """``emergo selfplay``'s games (emergo.selfplay.play_game: the kernel search at ``nodes``
+    a move, every position recorded) on ``workers`` threads, for about ``seconds`` of wall
+    time: the rows are positions searched, the games whole games (a game started is finished)."""
+    from emergo.parallel import ThreadRunner
+    from emergo.selfplay import SelfplayConfig, play_game
+
+    config = SelfplayConfig(nodes=nodes, seed=seed)
+    start, wall = time.process_time(), time.perf_counter()
+    steps = games = 0
+    batch = 0
+    while time.perf_counter() - wall < seconds:
+        numbers = range(batch * workers, (batch + 1) * workers)
+        for _, game in ThreadRunner(workers).run(lambda n: play_game(config, n), numbers):
+            steps += len(game.rows)
+            games += 1
+        batch += 1
+    return steps, games, time.process_time() - start, time.perf_counter() - wall
+
+
+def selfplay_rows(s: float, seed: int) -> dict[str, Callable[[], Row]]:
+    rows: dict[str, Callable[[], Row]] = {}
+    for nodes in (1_000, 10_000):
+        for workers in (1, 2):
+            threads = f"{workers} thread{'s' * (workers > 1)}"
+            name = f"emergo selfplay 9x9, {nodes:,} nodes a move, {threads}"
+            rows[name] = lambda nodes=nodes, workers=workers: measure_selfplay(
+                nodes, workers, max(s, 2.0), seed
+            )
+    return rows
 
 
 def batch_rows(s: float, seed: int) -> dict[str, Callable[[], Row]]:
@@ -246,6 +280,18 @@ def main() -> None:
     print("|---|---:|---:|---:|---:|---:|---:|")
     for name, run in rows:
         print_row(name, run())
+    if not args.batch_only:
+        print()
+        print("Self-play with the engine at a fixed node count (a step is a searched position):")
+        print(
+            "| self-play | positions | games | positions/s (CPU) | positions/s (wall) "
+            "| plies/game | load |"
+        )
+        print("|---|---:|---:|---:|---:|---:|---:|")
+        for name, run in selfplay_rows(s, seed).items():
+            row = run()
+            print_row(name, row)
+            print(f"|   games/s (wall) | | | | {row[1] / row[3]:,.2f} | | |", flush=True)
 
 
 if __name__ == "__main__":
