@@ -22,6 +22,7 @@ _NEEDS = {
     "src/emergo/envs/render.py": ("numpy", "PIL"),
     "src/emergo/envs/emergo_v0.py": ("numpy", "PIL", "gymnasium", "pettingzoo"),
     "src/emergo/envs/gym_env.py": ("numpy", "PIL", "gymnasium", "pettingzoo"),
+    "src/emergo/envs/vector.py": (_KERNEL, "numpy", "gymnasium"),
     "src/emergo/envs/openspiel.py": ("numpy", "PIL", "gymnasium", "pettingzoo", "pyspiel"),
 }
 

@@ -16,8 +16,6 @@ import pytest
 
 pytest.importorskip("starlette")
 
-from starlette.testclient import TestClient
-
 from emergo.web.app import create_app
 from emergo.web.store import Store
 
@@ -121,6 +119,8 @@ def centre(locator: Any, timeout: float = 5.0) -> tuple[float, float]:
 @pytest.fixture
 def app_client(tmp_path: Path) -> Iterator[tuple[Any, Store]]:
     """The app in process on a fresh store: (a TestClient, the store), for API tests."""
+    from starlette.testclient import TestClient  # needs httpx2: the extra webtest
+
     store = Store.open(f"sqlite:///{tmp_path / 'db.sqlite3'}")
     with TestClient(create_app(store), base_url="http://127.0.0.1:8765") as c:
         yield c, store
