@@ -348,3 +348,52 @@ def test_a_hung_engine_is_replaced(tmp_path: Path, monkeypatch: pytest.MonkeyPat
             assert state["restarts"] == 1 and state["state"]["turn"] == "black"
     hung.forever.set()
     store.close()
+
+
+class SlowSearcher:
+    """A healthy engine that uses most of its time: it answers after ``seconds``."""
+
+    name = "slow"
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
+
+    def search(self, board: Any, limit: Any, stop: Any = None, **_: Any) -> Any:
+        from emergo.search import SearchResult
+
+        if stop is not None:
+            stop.wait(self.seconds)
+        else:
+            time.sleep(self.seconds)
+        return SearchResult(next(iter(board.legal_moves)))
+
+
+def test_an_engine_thinking_within_its_per_move_clock_is_not_restarted(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The watchdog's allowance is the clock left when the thought starts, not the clock left
+    at each check (which falls as the engine thinks): 5 s of a 6 s per-move clock is healthy."""
+    from emergo.web import games
+
+    monkeypatch.setattr(games, "HANG_GRACE", 0.5)
+
+    def factory(spec: dict[str, Any], variant: str) -> Player:
+        if spec["kind"] != "engine":
+            return make_player(spec, variant)
+        return Computer(SlowSearcher(5.0), None, name="slow")  # type: ignore[arg-type]
+
+    store = Store.open(f"sqlite:///{tmp_path / 'db.sqlite3'}")
+    with TestClient(create_app(store, player_factory=factory), base_url="http://x") as c:
+        body = {
+            "pos": SEVEN,
+            "white": {"kind": "engine", "level": 11},
+            "black": {},
+            "clock": {"kind": "per-move", "base": 6},
+        }
+        game_id = c.post("/api/games", json=body, headers=HOST).json()["id"]
+        with c.websocket_connect(f"/ws/game/{game_id}", headers=HOST) as ws:
+            while (event := receive(ws, "event"))["event"] != "MovePlayed":
+                assert event["event"] not in ("EngineRestarted", "GameOver"), event
+            state = receive(ws, "state")
+            assert state["restarts"] == 0 and state["state"]["ply"] == 1
+    store.close()

@@ -219,7 +219,7 @@ class LiveGame:
         self.failed: str | None = None
         self.closed = False
         self.analysis: JSON | None = None
-        self._thinking_since: tuple[int, float] | None = None
+        self._thinking_since: tuple[int, float, float] | None = None
         self._replacing = threading.Lock()
         self.base = base
         self.plies = len(board.move_stack)
@@ -421,18 +421,25 @@ class LiveGame:
                 continue
             key = self.version
             if self._thinking_since is None or self._thinking_since[0] != key:
-                self._thinking_since = (key, time.monotonic())
+                # The allowance is fixed when the thought starts: the clock left then (a clock
+                # read later has fallen by the time already spent thinking).
+                self._thinking_since = (key, time.monotonic(), self._allowance(game))
                 continue
-            player = game.players[game.turn]
-            allowed = HANG_GRACE
-            if isinstance(player, Computer) and player.limit is not None and player.limit.time:
-                allowed += player.limit.time
-            elif game.time_control is not None:  # it thinks within its clock
-                allowed += max(game.clock(game.turn) or 0.0, 0.0)
-            if time.monotonic() - self._thinking_since[1] > allowed:
+            if time.monotonic() - self._thinking_since[1] > self._thinking_since[2]:
                 self._thinking_since = None
                 why = "the engine stopped answering"
                 await asyncio.to_thread(self.replace_engine, why, game)
+
+    @staticmethod
+    def _allowance(game: Game) -> float:
+        """Seconds the side to move may think before it counts as hung (read as it starts)."""
+        player = game.players[game.turn]
+        allowed = HANG_GRACE
+        if isinstance(player, Computer) and player.limit is not None and player.limit.time:
+            allowed += player.limit.time
+        elif game.time_control is not None:  # it thinks within its clock
+            allowed += max(game.clock(game.turn) or 0.0, 0.0)
+        return allowed
 
     def state(self) -> JSON:
         """The whole state of the game now (one consistent moment)."""
