@@ -22,7 +22,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import io
-import json
 import logging
 import threading
 from collections.abc import AsyncIterator
@@ -43,7 +42,7 @@ from emergo.board import Board
 from emergo.geometry import NAMINGS, VARIANTS, geometry
 from emergo.search import Limit
 from emergo.web.analysis import Analyst, limit_from, review_data, review_line
-from emergo.web.inputs import board_of, body_json, names_of, text_of
+from emergo.web.inputs import board_of, body_json, names_of, parse_json, text_of
 from emergo.web.positions import (
     JSON,
     RequestError,
@@ -197,7 +196,7 @@ async def ws_analyse(ws: WebSocket) -> None:
                 await send({"type": "error", "error": "message too large"})
                 continue
             try:
-                data = json.loads(raw)
+                data = parse_json(raw)
                 if not isinstance(data, dict):
                     raise RequestError("a message must be a JSON object")
                 kind = data.get("type")
@@ -396,7 +395,7 @@ async def ws_review(ws: WebSocket) -> None:
             try:
                 if len(raw) > MAX_BODY:
                     raise RequestError("message too large")
-                data = json.loads(raw)
+                data = parse_json(raw)
                 if not isinstance(data, dict):
                     raise RequestError("a message must be a JSON object")
                 kind = data.get("type")

@@ -54,7 +54,7 @@ from emergo.game import (
 from emergo.search import Limit, Searcher
 from emergo.web import timing
 from emergo.web.analysis import info_data
-from emergo.web.inputs import body_json
+from emergo.web.inputs import body_json, id_of, parse_json
 from emergo.web.positions import (
     JSON,
     RequestError,
@@ -546,10 +546,7 @@ def _lives(app: Any) -> dict[int, LiveGame]:
 
 
 def _game_id(conn: Request | WebSocket) -> int:
-    try:
-        return int(conn.path_params["game_id"])
-    except (KeyError, ValueError):
-        raise RequestError("a game id is a number", 404) from None
+    return id_of(conn.path_params.get("game_id"), "game")
 
 
 def _saved(store: Store, game_id: int) -> JSON:
@@ -821,7 +818,7 @@ async def ws_game(ws: WebSocket) -> None:
             try:
                 if len(raw) > MAX_BODY:
                     raise RequestError("message too large", 413)
-                data = json.loads(raw)
+                data = parse_json(raw)
                 is_move = isinstance(data, dict) and data.get("type") == "move"
                 timing.current.set(timing.begin() if is_move else None)
                 answer = await command(live, data) or {"type": "ok", "command": data["type"]}
@@ -831,8 +828,8 @@ async def ws_game(ws: WebSocket) -> None:
             except RequestError as e:
                 error = {"type": "error", "error": str(e), "status": e.status, **e.extra}
                 await ws.send_json(error)
-            except ValueError as e:  # bad JSON
-                await ws.send_json({"type": "error", "error": f"not JSON: {e}", "status": 400})
+            except ValueError as e:  # a refusal of the game flow's not made a RequestError
+                await ws.send_json({"type": "error", "error": str(e), "status": 400})
     except (WebSocketDisconnect, RuntimeError):
         pass
     finally:

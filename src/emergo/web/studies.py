@@ -22,7 +22,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from emergo.board import Board
-from emergo.web.inputs import body_json
+from emergo.web.inputs import body_json, id_of
 from emergo.web.positions import JSON, MAX_MOVES, MAX_TEXT, RequestError, board_from, move_data
 from emergo.web.store import Store
 
@@ -118,10 +118,7 @@ def _store(request: Request) -> Store:
 
 
 def _study_id(request: Request) -> int:
-    try:
-        return int(request.path_params["study_id"])
-    except (KeyError, ValueError):
-        raise RequestError("a study id is a number", 404) from None
+    return id_of(request.path_params.get("study_id"), "study")
 
 
 async def _save(request: Request, study_id: int | None) -> Response:
