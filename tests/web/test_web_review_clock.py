@@ -168,3 +168,26 @@ def test_clocks_run_and_time_forfeits(client: TestClient) -> None:
     assert live["clock"]["running"] is None and live["clock"]["black"] == 0
     record_text = client.get(f"/api/games/{game_id}/record").text
     assert '[Termination "time-forfeit"]' in record_text
+
+
+def test_reviews_never_hold_up_moves_and_requests(client: TestClient) -> None:
+    """More reviews than the event loop's default pool has threads: a study saved and a move
+    played meanwhile are answered long before the reviews (2 s a position, 17 positions) end."""
+    import contextlib
+    import os
+
+    many = min(32, (os.cpu_count() or 1) + 4) + 1  # asyncio's default pool, and one more
+    hot_seat = {"white": {"kind": "human"}, "black": {"kind": "human"}}
+    with contextlib.ExitStack() as stack:
+        for _ in range(many):
+            ws = stack.enter_context(client.websocket_connect("/ws/review", headers=HOST))
+            ws.send_json({"type": "start", "pos": "7x7 w 8/8", "moves": LINE, "time": 2})
+        time.sleep(0.5)
+        asked = time.monotonic()
+        r = client.post("/api/studies", json={"start": "w 12/12", "tree": []})
+        assert r.status_code == 201, r.text
+        game_id = client.post("/api/games", json=hot_seat).json()["id"]
+        r = client.post(f"/api/games/{game_id}/move", json={"text": "d4", "by": "white"})
+        assert r.status_code == 200 and r.json()["type"] == "played", r.text
+        answered_in = time.monotonic() - asked
+        assert answered_in < 8.0, answered_in  # not behind any review (each takes 34 s)

@@ -41,7 +41,13 @@ from emergo.analyse import GameReview
 from emergo.board import Board
 from emergo.geometry import NAMINGS, VARIANTS, geometry
 from emergo.search import Limit
-from emergo.web.analysis import Analyst, limit_from, review_data, review_line
+from emergo.web.analysis import (
+    Analyst,
+    in_search_thread,
+    limit_from,
+    review_data,
+    review_line,
+)
 from emergo.web.inputs import board_of, body_json, names_of, parse_json, text_of
 from emergo.web.positions import (
     JSON,
@@ -326,7 +332,7 @@ def review_request(data: JSON) -> tuple[Board, float, Any]:
 async def api_review(request: Request) -> Response:
     """``POST /api/review {"pos", "moves", "time": seconds a position (<= 2), "names"}``."""
     board, seconds, names = review_request(await body_json(request))
-    return JSONResponse(await asyncio.to_thread(review, board, seconds, names))
+    return JSONResponse(await in_search_thread(review, board, seconds, names))
 
 
 async def ws_review(ws: WebSocket) -> None:
@@ -376,7 +382,7 @@ async def ws_review(ws: WebSocket) -> None:
             return {"moves": moves, "text": text}, stop.is_set()
 
         try:
-            out, stopped = await asyncio.to_thread(work)
+            out, stopped = await in_search_thread(work)
         except Exception as e:  # the engine failed: the page hears why, the server goes on
             log.exception("review failed")
             error = f"the review failed: {e}"

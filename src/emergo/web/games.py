@@ -53,7 +53,7 @@ from emergo.game import (
 )
 from emergo.search import Limit, Searcher
 from emergo.web import timing
-from emergo.web.analysis import info_data
+from emergo.web.analysis import in_search_thread, info_data
 from emergo.web.inputs import body_json, id_of, parse_json
 from emergo.web.positions import (
     JSON,
@@ -765,7 +765,7 @@ async def command(live: LiveGame, data: Any) -> JSON | None:
             if game.is_over():
                 raise RequestError("the game is over", 409, kind="over")
             board = game.board
-            result = await asyncio.to_thread(game.hint, Limit(time=HINT_TIME))
+            result = await in_search_thread(game.hint, Limit(time=HINT_TIME))
             if result.move is None or not board.is_legal(result.move):
                 return {"type": "hint", "move": None, "lines": []}
             lines = [info_data(board, info) for info in result.infos[:1]]
