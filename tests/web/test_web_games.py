@@ -397,3 +397,56 @@ def test_an_engine_thinking_within_its_per_move_clock_is_not_restarted(
             state = receive(ws, "state")
             assert state["restarts"] == 0 and state["state"]["ply"] == 1
     store.close()
+
+
+def test_a_move_is_stored_before_it_is_acknowledged_when_another_thread_delivers(
+    app_client: tuple[TestClient, Store],
+) -> None:
+    """Another thread delivering the game's events (here: a draw offer whose store write is
+    slow) stores the move later: the answer "played" waits for it."""
+    import threading
+
+    from emergo.board import BLACK
+
+    c, store = app_client
+    game_id = c.post("/api/games", json=HOT_SEAT).json()["id"]
+    live = c.app.app.state.live_games[game_id]  # type: ignore[attr-defined]
+    slow_set_version, slow_add_move = store.set_version, store.add_move
+    delivering = threading.Event()
+
+    def set_version(*args: Any, **kwargs: Any) -> Any:
+        delivering.set()
+        time.sleep(1.0)  # this thread delivers the game's events meanwhile
+        return slow_set_version(*args, **kwargs)
+
+    def add_move(*args: Any, **kwargs: Any) -> Any:
+        time.sleep(0.3)
+        return slow_add_move(*args, **kwargs)
+
+    store.set_version = set_version  # type: ignore[method-assign]
+    store.add_move = add_move  # type: ignore[method-assign]
+    offer = threading.Thread(target=live.game.offer_draw, kwargs={"by": BLACK})
+    offer.start()
+    assert delivering.wait(5)
+    r = c.post(f"/api/games/{game_id}/move", json={"text": "d4", "by": "white"})
+    assert r.status_code == 200 and r.json()["type"] == "played", r.text
+    assert store.game(game_id)["moves"] == ["d4"]  # type: ignore[index]  # stored already
+    assert r.json()["state"]["line"]["moves"][0]["text"] == "d4"
+    offer.join(5)
+
+
+def test_a_move_the_store_cannot_keep_is_not_acknowledged(
+    app_client: tuple[TestClient, Store],
+) -> None:
+    c, store = app_client
+    game_id = c.post("/api/games", json=HOT_SEAT).json()["id"]
+
+    def add_move(*args: Any, **kwargs: Any) -> Any:
+        raise OSError("disk full")
+
+    store.add_move = add_move  # type: ignore[method-assign]
+    r = c.post(f"/api/games/{game_id}/move", json={"text": "d4", "by": "white"})
+    assert r.status_code == 503, r.text
+    assert "store failed" in r.json()["error"]
+    with c.websocket_connect(f"/ws/game/{game_id}", headers=HOST) as ws:
+        assert ws.receive_json()["type"] in ("error", "state")

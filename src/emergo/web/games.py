@@ -76,6 +76,8 @@ HANG_GRACE = 20.0
 """Seconds beyond its own limit after which a thinking engine counts as hung."""
 MAX_LIVE = 200
 """Live games kept in memory; the idle ones beyond are closed (the store keeps them)."""
+STORE_WAIT = 10.0
+"""Most seconds a command waits for its change to be stored before it answers (else a 503)."""
 MAX_RESTARTS = 3
 """Times a live game replaces a failed engine before it gives up."""
 ENGINE_HASH_MB = 8
@@ -225,6 +227,8 @@ class LiveGame:
         self.plies = len(board.move_stack)
         # What the store holds (the board, the end, the version): the only state clients see.
         self._stored_lock = threading.Lock()
+        self._stored_changed = threading.Condition(self._stored_lock)
+        self.store_failed = False
         self.stored_board = board.copy()
         self.stored_outcome = outcome
         self.stored_version = base
@@ -340,6 +344,9 @@ class LiveGame:
         except Exception:  # the store failed: nobody may hear of a change it lacks
             log.exception("game %s: cannot store %r; the game stops", self.id, event)
             self.failed = "the store failed: the game is stopped"
+            with self._stored_lock:
+                self.store_failed = True
+                self._stored_changed.notify_all()
             self.loop.call_soon_threadsafe(self._close_soon)
             return
         if hasattr(event, "version"):
@@ -356,6 +363,7 @@ class LiveGame:
                     self.stored_outcome = event.outcome
                 self.stored_version = max(self.stored_version, version)
                 self._view = None
+                self._stored_changed.notify_all()
         message: JSON = {"type": "event", "event": type(event).__name__}
         if isinstance(event, MovePlayed):
             message.update(ply=event.ply, text=event.text, color=color_name(event.color))
@@ -378,6 +386,24 @@ class LiveGame:
             return
         self.analysis = None
         self._send(message, True, timing.current.get() if isinstance(event, MovePlayed) else None)
+
+    def wait_stored(self, game: Game, timeout: float = STORE_WAIT) -> None:
+        """Block until the store holds every change ``game`` has made so far (from a command's
+        thread, after the change: another thread may be delivering the game's events, so the
+        change may not be stored yet when the game's call returns).  A 503
+        :class:`RequestError` when the store failed or is still behind after ``timeout``."""
+        deadline = time.monotonic() + timeout
+        target = self.base + game.version  # the game's lock, never taken under the store's
+        with self._stored_lock:
+            while self.stored_version < target and not self.store_failed:
+                if self.game is not game or self.closed:  # replaced: its events were stored
+                    break
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    raise RequestError("the change is not stored yet: try again", 503)
+                self._stored_changed.wait(min(remaining, 0.1))
+            if self.store_failed:
+                raise RequestError(self.failed or "the store failed", 503, kind="store")
 
     def _send(self, message: JSON, with_state: bool, trace: timing.Trace | None = None) -> None:
         item = (message, with_state, trace)
@@ -742,24 +768,30 @@ async def command(live: LiveGame, data: Any) -> JSON | None:
 
             def play() -> Move:
                 timing.mark("to_thread")
-                return game.play(text.strip(), by=side, names=names)
+                move = game.play(text.strip(), by=side, names=names)
+                live.wait_stored(game)  # stored before it is acknowledged
+                return move
 
             move = await asyncio.to_thread(play)
             return {"type": "played", "text": str(move)}
         if kind == "takeback":
             taken = await asyncio.to_thread(game.takeback, by=side)
+            await asyncio.to_thread(live.wait_stored, game)
             return {"type": "takenback", "moves": [str(m) for m in taken]}
         if kind == "resign":
             await asyncio.to_thread(game.resign, by=side)
+            await asyncio.to_thread(live.wait_stored, game)
             return None
         if kind == "draw":
             answer = await asyncio.to_thread(game.offer_draw, by=side)
+            await asyncio.to_thread(live.wait_stored, game)
             return {"type": "draw", "accepted": answer}
         if kind == "answer":
             accept = data.get("accept")
             if not isinstance(accept, bool):
                 raise RequestError("accept must be true or false")
             await asyncio.to_thread(game.answer_draw, by=side, accept=accept)
+            await asyncio.to_thread(live.wait_stored, game)
             return None
         if kind == "hint":
             if game.is_over():
