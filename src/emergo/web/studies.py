@@ -125,8 +125,8 @@ async def _save(request: Request, study_id: int | None) -> Response:
     store = _store(request)
     data = await body_json(request)
     start = data.get("start")
-    if not isinstance(start, str):
-        raise RequestError("start must be a position (R22)")
+    if not isinstance(start, str) or not start.strip():  # no default: a study says where
+        raise RequestError("start must be a position (R22), such as 'w 12/12'")
     name = data.get("name", "")
     if not isinstance(name, str) or len(name) > 200:
         raise RequestError("name must be a string of at most 200 characters")
