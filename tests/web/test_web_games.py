@@ -450,3 +450,24 @@ def test_a_move_the_store_cannot_keep_is_not_acknowledged(
     assert "store failed" in r.json()["error"]
     with c.websocket_connect(f"/ws/game/{game_id}", headers=HOST) as ws:
         assert ws.receive_json()["type"] in ("error", "state")
+
+
+def test_an_unreadable_stored_clock_is_said_not_dropped_silently(
+    app_client: tuple[TestClient, Store], caplog: pytest.LogCaptureFixture
+) -> None:
+    from sqlalchemy import update
+
+    from emergo.web.store import GameRow
+
+    c, store = app_client
+    body = {**HOT_SEAT, "clock": {"kind": "fischer", "base": 60, "increment": 1}}
+    game_id = c.post("/api/games", json=body).json()["id"]
+    with store.session() as session:  # a tag this version cannot read (a newer server's?)
+        session.execute(
+            update(GameRow).where(GameRow.id == game_id).values(tags={"TimeControl": "60+x"})
+        )
+    live = c.app.app.state.live_games.pop(game_id)  # type: ignore[attr-defined]
+    live.close()
+    state = c.post(f"/api/games/{game_id}/stop", json={}).json()["state"]  # resumed
+    assert state["clock"] is None and "'60+x' cannot be read" in state["warning"]
+    assert any("cannot be read" in r.message for r in caplog.records)

@@ -294,23 +294,11 @@ def review(board: Board, seconds: float, names: Any) -> JSON:
     (``?!``, ``?``, ``??``: :func:`emergo.analyse.review_game`), and the annotated record."""
     from emergo.analyse import review_game
     from emergo.players import backend
-    from emergo.search import Limit
     from emergo.web.games import backend_for
 
     game = record.Game.from_board(board)
     result = review_game(game, backend(backend_for(board.variant)), Limit(time=seconds))
-    moves = []
-    for r in result.moves:
-        moves.append(
-            {
-                "ply": r.ply,
-                "mover": "white" if r.mover else "black",
-                "loss": r.loss,
-                "mark": r.mark,
-                "kind": r.kind,
-                "comment": result.annotation(r, names),
-            }
-        )
+    moves = [review_data(result, r, names) for r in result.moves]
     return {"moves": moves, "text": record.write_game(result.annotated(names), names=names)}
 
 
@@ -422,11 +410,16 @@ async def ws_review(ws: WebSocket) -> None:
         pass
     finally:
         stop.set()  # a page that goes away stops its review
-        if task is not None:
-            with contextlib.suppress(Exception):
-                await task
-        outbox.put_nowait(None)
-        await sending
+        try:
+            if task is not None:
+                with contextlib.suppress(Exception):
+                    await task
+            outbox.put_nowait(None)
+            await sending
+        finally:  # this handler cancelled meanwhile: leave no task of its own pending
+            for pending in (task, sending):
+                if pending is not None:
+                    pending.cancel()
 
 
 async def api_settings(request: Request) -> Response:

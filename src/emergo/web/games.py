@@ -142,12 +142,16 @@ def check_clock(spec: Any) -> TimeControl | None:
     raise RequestError(f"unknown clock kind {kind!r} (fischer or per-move)")
 
 
-def _time_control_of(saved: JSON) -> TimeControl | None:
+def _time_control_of(saved: JSON) -> tuple[TimeControl | None, str | None]:
+    """A saved game's time control, and a warning when its tag cannot be read (the game then
+    resumes without a clock, and says so in its state: ``warning``)."""
     tag = (saved.get("tags") or {}).get("TimeControl")
     try:
-        return TimeControl.parse(tag) if tag else None
-    except ValueError:
-        return None
+        return (TimeControl.parse(tag) if tag else None), None
+    except ValueError as e:
+        warning = f"the stored time control {tag!r} cannot be read ({e}): the game has no clock"
+        log.warning("game %s: %s", saved.get("id"), warning)
+        return None, warning
 
 
 def _clocks_of(saved: JSON) -> tuple[float, float] | None:
@@ -219,6 +223,8 @@ class LiveGame:
         self.pump = loop.create_task(self._pump())
         self.restarts = 0
         self.failed: str | None = None
+        self.warning: str | None = None
+        """Something the players should know that did not stop the game (an unread clock)."""
         self.closed = False
         self.analysis: JSON | None = None
         self._thinking_since: tuple[int, float, float] | None = None
@@ -503,6 +509,7 @@ class LiveGame:
             "analysis": self.analysis if thinking else None,
             "restarts": self.restarts,
             "failed": self.failed,
+            "warning": self.warning,
             "state": data,
             "line": line,
             "clock": self.clock_data(game, outcome is None and data["outcome"] is None, turn),
@@ -606,6 +613,8 @@ async def resume(app: Any, game_id: int) -> LiveGame:
     loop = asyncio.get_running_loop()
     factory: PlayerFactory = getattr(app.state, "player_factory", make_player)
 
+    time_control, warning = _time_control_of(saved)
+
     def build() -> LiveGame:
         return LiveGame(
             game_id,
@@ -616,7 +625,7 @@ async def resume(app: Any, game_id: int) -> LiveGame:
             base=int(saved.get("version", 0)) + 1,
             outcome=outcome,
             factory=factory,
-            time_control=_time_control_of(saved),
+            time_control=time_control,
             clocks=_clocks_of(saved),
         )
 
@@ -624,6 +633,7 @@ async def resume(app: Any, game_id: int) -> LiveGame:
     if live is not None and not live.closed:
         return live
     live = build()
+    live.warning = warning
     lives[game_id] = live
     await _evict(lives)
     return live

@@ -7,8 +7,9 @@ A study is a start position (R22) and a tree of moves from it, as JSON::
 ``tree`` holds the root's children; a node's first child continues its line, the others are
 variations (the page's order).  The server replays every node with :class:`emergo.Board`
 before it stores anything: a move that is not legal where it stands, two children with the
-same move, a tree too large or too deep, is refused with a 400 whose JSON names the node
-(``path``: the child indices from the root) -- nothing is stored then.  Moves are stored in
+same move, a tree too deep, is refused with a 400 whose JSON names the node (``path``: the
+child indices from the root), a tree of more than :data:`MAX_NODES` moves with a 413 --
+nothing is stored then.  Moves are stored in
 canonical text; ``GET`` answers each node's move as the page's move data (texts, route).
 """
 
