@@ -273,3 +273,52 @@ def test_fuzzed_requests_never_fail_the_server(client: TestClient, path: str, bo
 def test_fuzzed_positions_never_fail_the_server(client: TestClient, pos: str, moves: str) -> None:
     r = client.get("/api/position", params={"pos": pos, "moves": moves})
     assert r.status_code in (200, 400), (pos, moves, r.text)
+
+
+DEEP = "[" * 100000 + "]" * 100000
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/api/studies/99999999999999999999999",
+        "/api/games/99999999999999999999999",
+        "/api/games/99999999999999999999999/record",
+        "/api/games/-1",
+        "/api/games/0",
+        f"/api/games/{2**63}",
+    ],
+)
+def test_ids_out_of_range_are_404(client: TestClient, path: str) -> None:
+    r = client.get(path)
+    assert r.status_code == 404, r.text
+    assert "error" in r.json()
+
+
+def test_huge_ids_in_commands_are_404(client: TestClient) -> None:
+    r = client.post("/api/games/99999999999999999999999/move", json={"text": "d4"})
+    assert r.status_code == 404 and "error" in r.json()
+    r = client.delete("/api/studies/99999999999999999999999")
+    assert r.status_code in (404, 405) and "error" in r.json()
+
+
+@pytest.mark.parametrize("path", ["/api/move", "/api/studies", "/api/games", "/api/analyse"])
+def test_deeply_nested_bodies_are_400(client: TestClient, path: str) -> None:
+    r = client.post(path, content=DEEP.encode(), headers={"content-type": "application/json"})
+    assert r.status_code == 400, r.text
+    assert "nested" in r.json()["error"]
+
+
+@pytest.mark.parametrize("path", ["/ws/review", "/ws/analyse", "game"])
+def test_deeply_nested_websocket_messages_are_refused(client: TestClient, path: str) -> None:
+    if path == "game":
+        hot_seat = {"white": {"kind": "human"}, "black": {"kind": "human"}}
+        path = f"/ws/game/{client.post('/api/games', json=hot_seat).json()['id']}"
+    with client.websocket_connect(path, headers=HOST) as ws:
+        if path.startswith("/ws/game"):
+            assert ws.receive_json()["type"] == "state"
+        ws.send_text(DEEP)
+        error = ws.receive_json()
+        assert error["type"] == "error" and "nested" in error["error"], error
+        ws.send_text(json.dumps({"type": "nonsense"}))  # the socket still answers
+        assert ws.receive_json()["type"] == "error"

@@ -65,8 +65,10 @@ def test_a_third_repetition_ends_the_game_although_the_position_is_cached() -> N
     assert outcome is not None and outcome.termination.value == "repetition"
     data = position_data(board)  # the start position, cached as a position where one steps
     assert data["phase"] == "over" and data["forbidden"] == {}
+    assert data["moves"] == []  # no move after the end (R19b), as after a stored end
     assert data["outcome"]["termination"] == "repetition"
-    assert position_data(Board(board.position()))["phase"] == "step"  # the cache holds no end
+    fresh = position_data(Board(board.position()))
+    assert fresh["phase"] == "step" and fresh["moves"]  # the cache holds no end
 
 
 def test_line_data_needs_no_replay() -> None:

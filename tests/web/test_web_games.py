@@ -348,3 +348,126 @@ def test_a_hung_engine_is_replaced(tmp_path: Path, monkeypatch: pytest.MonkeyPat
             assert state["restarts"] == 1 and state["state"]["turn"] == "black"
     hung.forever.set()
     store.close()
+
+
+class SlowSearcher:
+    """A healthy engine that uses most of its time: it answers after ``seconds``."""
+
+    name = "slow"
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
+
+    def search(self, board: Any, limit: Any, stop: Any = None, **_: Any) -> Any:
+        from emergo.search import SearchResult
+
+        if stop is not None:
+            stop.wait(self.seconds)
+        else:
+            time.sleep(self.seconds)
+        return SearchResult(next(iter(board.legal_moves)))
+
+
+def test_an_engine_thinking_within_its_per_move_clock_is_not_restarted(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The watchdog's allowance is the clock left when the thought starts, not the clock left
+    at each check (which falls as the engine thinks): 5 s of a 6 s per-move clock is healthy."""
+    from emergo.web import games
+
+    monkeypatch.setattr(games, "HANG_GRACE", 0.5)
+
+    def factory(spec: dict[str, Any], variant: str) -> Player:
+        if spec["kind"] != "engine":
+            return make_player(spec, variant)
+        return Computer(SlowSearcher(5.0), None, name="slow")  # type: ignore[arg-type]
+
+    store = Store.open(f"sqlite:///{tmp_path / 'db.sqlite3'}")
+    with TestClient(create_app(store, player_factory=factory), base_url="http://x") as c:
+        body = {
+            "pos": SEVEN,
+            "white": {"kind": "engine", "level": 11},
+            "black": {},
+            "clock": {"kind": "per-move", "base": 6},
+        }
+        game_id = c.post("/api/games", json=body, headers=HOST).json()["id"]
+        with c.websocket_connect(f"/ws/game/{game_id}", headers=HOST) as ws:
+            while (event := receive(ws, "event"))["event"] != "MovePlayed":
+                assert event["event"] not in ("EngineRestarted", "GameOver"), event
+            state = receive(ws, "state")
+            assert state["restarts"] == 0 and state["state"]["ply"] == 1
+    store.close()
+
+
+def test_a_move_is_stored_before_it_is_acknowledged_when_another_thread_delivers(
+    app_client: tuple[TestClient, Store],
+) -> None:
+    """Another thread delivering the game's events (here: a draw offer whose store write is
+    slow) stores the move later: the answer "played" waits for it."""
+    import threading
+
+    from emergo.board import BLACK
+
+    c, store = app_client
+    game_id = c.post("/api/games", json=HOT_SEAT).json()["id"]
+    live = c.app.app.state.live_games[game_id]  # type: ignore[attr-defined]
+    slow_set_version, slow_add_move = store.set_version, store.add_move
+    delivering = threading.Event()
+
+    def set_version(*args: Any, **kwargs: Any) -> Any:
+        delivering.set()
+        time.sleep(1.0)  # this thread delivers the game's events meanwhile
+        return slow_set_version(*args, **kwargs)
+
+    def add_move(*args: Any, **kwargs: Any) -> Any:
+        time.sleep(0.3)
+        return slow_add_move(*args, **kwargs)
+
+    store.set_version = set_version  # type: ignore[method-assign]
+    store.add_move = add_move  # type: ignore[method-assign]
+    offer = threading.Thread(target=live.game.offer_draw, kwargs={"by": BLACK})
+    offer.start()
+    assert delivering.wait(5)
+    r = c.post(f"/api/games/{game_id}/move", json={"text": "d4", "by": "white"})
+    assert r.status_code == 200 and r.json()["type"] == "played", r.text
+    assert store.game(game_id)["moves"] == ["d4"]  # type: ignore[index]  # stored already
+    assert r.json()["state"]["line"]["moves"][0]["text"] == "d4"
+    offer.join(5)
+
+
+def test_a_move_the_store_cannot_keep_is_not_acknowledged(
+    app_client: tuple[TestClient, Store],
+) -> None:
+    c, store = app_client
+    game_id = c.post("/api/games", json=HOT_SEAT).json()["id"]
+
+    def add_move(*args: Any, **kwargs: Any) -> Any:
+        raise OSError("disk full")
+
+    store.add_move = add_move  # type: ignore[method-assign]
+    r = c.post(f"/api/games/{game_id}/move", json={"text": "d4", "by": "white"})
+    assert r.status_code == 503, r.text
+    assert "store failed" in r.json()["error"]
+    with c.websocket_connect(f"/ws/game/{game_id}", headers=HOST) as ws:
+        assert ws.receive_json()["type"] in ("error", "state")
+
+
+def test_an_unreadable_stored_clock_is_said_not_dropped_silently(
+    app_client: tuple[TestClient, Store], caplog: pytest.LogCaptureFixture
+) -> None:
+    from sqlalchemy import update
+
+    from emergo.web.store import GameRow
+
+    c, store = app_client
+    body = {**HOT_SEAT, "clock": {"kind": "fischer", "base": 60, "increment": 1}}
+    game_id = c.post("/api/games", json=body).json()["id"]
+    with store.session() as session:  # a tag this version cannot read (a newer server's?)
+        session.execute(
+            update(GameRow).where(GameRow.id == game_id).values(tags={"TimeControl": "60+x"})
+        )
+    live = c.app.app.state.live_games.pop(game_id)  # type: ignore[attr-defined]
+    live.close()
+    state = c.post(f"/api/games/{game_id}/stop", json={}).json()["state"]  # resumed
+    assert state["clock"] is None and "'60+x' cannot be read" in state["warning"]
+    assert any("cannot be read" in r.message for r in caplog.records)

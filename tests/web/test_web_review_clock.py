@@ -168,3 +168,80 @@ def test_clocks_run_and_time_forfeits(client: TestClient) -> None:
     assert live["clock"]["running"] is None and live["clock"]["black"] == 0
     record_text = client.get(f"/api/games/{game_id}/record").text
     assert '[Termination "time-forfeit"]' in record_text
+
+
+def test_reviews_never_hold_up_moves_and_requests(client: TestClient) -> None:
+    """More reviews than the event loop's default pool has threads: a study saved and a move
+    played meanwhile are answered long before the reviews (2 s a position, 17 positions) end."""
+    import contextlib
+    import os
+
+    many = min(32, (os.cpu_count() or 1) + 4) + 1  # asyncio's default pool, and one more
+    hot_seat = {"white": {"kind": "human"}, "black": {"kind": "human"}}
+    with contextlib.ExitStack() as stack:
+        for _ in range(many):
+            ws = stack.enter_context(client.websocket_connect("/ws/review", headers=HOST))
+            ws.send_json({"type": "start", "pos": "7x7 w 8/8", "moves": LINE, "time": 2})
+        time.sleep(0.5)
+        asked = time.monotonic()
+        r = client.post("/api/studies", json={"start": "w 12/12", "tree": []})
+        assert r.status_code == 201, r.text
+        game_id = client.post("/api/games", json=hot_seat).json()["id"]
+        r = client.post(f"/api/games/{game_id}/move", json={"text": "d4", "by": "white"})
+        assert r.status_code == 200 and r.json()["type"] == "played", r.text
+        answered_in = time.monotonic() - asked
+        assert answered_in < 8.0, answered_in  # not behind any review (each takes 34 s)
+
+
+def test_a_cancelled_review_handler_leaves_no_task_pending(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The server cancels the handler (a shutdown) while its finally waits for the review: the
+    sender and the review's task are cancelled too ("Task was destroyed but it is pending")."""
+    import asyncio
+    import contextlib
+    import json
+
+    from emergo.web import app as web_app
+
+    async def never(*args: object, **kwargs: object) -> object:
+        await asyncio.Event().wait()  # a review that does not end
+        return None
+
+    monkeypatch.setattr(web_app, "in_search_thread", never)
+    start = {"type": "start", "pos": "7x7 w 8/8", "moves": LINE[:2], "time": 0.1}
+
+    class FakeSocket:
+        def __init__(self) -> None:
+            self.inbox = [json.dumps(start)]
+
+        async def accept(self) -> None:
+            pass
+
+        async def receive_text(self) -> str:
+            if self.inbox:
+                return self.inbox.pop()
+            await asyncio.Event().wait()
+            return ""
+
+        async def send_json(self, message: object) -> None:
+            pass
+
+    async def main() -> list[asyncio.Task[object]]:
+        handler = asyncio.ensure_future(web_app.ws_review(FakeSocket()))  # type: ignore[arg-type]
+        await asyncio.sleep(0.1)
+        handler.cancel()  # in receive_text: the finally waits for the review
+        await asyncio.sleep(0.1)
+        handler.cancel()  # and again, in the finally
+        with contextlib.suppress(asyncio.CancelledError):
+            await handler
+        for _ in range(3):
+            await asyncio.sleep(0)
+        me = asyncio.current_task()
+        return [t for t in asyncio.all_tasks() if t is not me and not t.done()]
+
+    left: list[object] = []  # on a thread of its own: another test may run a loop on this one
+    runner = threading.Thread(target=lambda: left.extend(asyncio.run(main())))
+    runner.start()
+    runner.join(10)
+    assert not runner.is_alive() and left == []

@@ -245,6 +245,9 @@ def test_study_limits_and_bad_starts(
     r = c.post("/api/studies", json={"start": "w 99/99", "tree": []})
     assert r.status_code == 400 and "invalid position" in r.json()["error"]
     assert c.post("/api/studies", json={"tree": []}).status_code == 400
+    for blank in ("", "  "):  # no default start: a study names its position
+        r = c.post("/api/studies", json={"start": blank, "tree": []})
+        assert r.status_code == 400 and "start must be a position" in r.json()["error"]
     assert c.post("/api/studies", json={"start": SEVEN, "tree": [], "name": 5}).status_code == 400
     monkeypatch.setattr(studies, "MAX_NODES", 4)
     r = c.post("/api/studies", json={"start": SEVEN, "tree": TREE})

@@ -14,11 +14,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import importlib
 import math
+import os
 import threading
 from collections.abc import Callable
-from typing import Any
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, TypeVar
 
 from emergo import record
 from emergo.analyse import (
@@ -107,6 +110,29 @@ def info_data(board: Board, info: SearchInfo) -> JSON:
     }
 
 
+_T = TypeVar("_T")
+
+SEARCH_THREADS = max(2, min(4, os.cpu_count() or 2))
+"""Engine searches (analyses, reviews, hints) running at once; more wait their turn."""
+_searches: ThreadPoolExecutor | None = None
+_searches_lock = threading.Lock()
+
+
+async def in_search_thread(fn: Callable[..., _T], *args: Any, **kwargs: Any) -> _T:
+    """``fn(*args, **kwargs)`` on the engine searches' own bounded pool of threads.
+
+    Long searches (a review, an infinite analysis) never take the event loop's default pool,
+    which runs every move, store write and request: those are answered at once however many
+    searches run; a search beyond :data:`SEARCH_THREADS` waits for one to end.
+    """
+    global _searches
+    with _searches_lock:
+        if _searches is None:
+            _searches = ThreadPoolExecutor(SEARCH_THREADS, thread_name_prefix="emergo-search")
+    loop = asyncio.get_running_loop()
+    return await loop.run_in_executor(_searches, functools.partial(fn, *args, **kwargs))
+
+
 class Analyst:
     """Runs one search at a time for one client, off the event loop; stoppable."""
 
@@ -150,7 +176,7 @@ class Analyst:
                 latest[info.multipv] = info_data(board, info)
             return [latest[k] for k in sorted(latest)]
 
-        self._task = asyncio.ensure_future(asyncio.to_thread(work))
+        self._task = asyncio.ensure_future(in_search_thread(work))
         try:
             return list(await asyncio.shield(self._task))
         except asyncio.CancelledError:

@@ -22,7 +22,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import io
-import json
 import logging
 import threading
 from collections.abc import AsyncIterator
@@ -42,8 +41,14 @@ from emergo.analyse import GameReview
 from emergo.board import Board
 from emergo.geometry import NAMINGS, VARIANTS, geometry
 from emergo.search import Limit
-from emergo.web.analysis import Analyst, limit_from, review_data, review_line
-from emergo.web.inputs import board_of, body_json, names_of, text_of
+from emergo.web.analysis import (
+    Analyst,
+    in_search_thread,
+    limit_from,
+    review_data,
+    review_line,
+)
+from emergo.web.inputs import board_of, body_json, names_of, parse_json, text_of
 from emergo.web.positions import (
     JSON,
     RequestError,
@@ -197,7 +202,7 @@ async def ws_analyse(ws: WebSocket) -> None:
                 await send({"type": "error", "error": "message too large"})
                 continue
             try:
-                data = json.loads(raw)
+                data = parse_json(raw)
                 if not isinstance(data, dict):
                     raise RequestError("a message must be a JSON object")
                 kind = data.get("type")
@@ -289,23 +294,11 @@ def review(board: Board, seconds: float, names: Any) -> JSON:
     (``?!``, ``?``, ``??``: :func:`emergo.analyse.review_game`), and the annotated record."""
     from emergo.analyse import review_game
     from emergo.players import backend
-    from emergo.search import Limit
     from emergo.web.games import backend_for
 
     game = record.Game.from_board(board)
     result = review_game(game, backend(backend_for(board.variant)), Limit(time=seconds))
-    moves = []
-    for r in result.moves:
-        moves.append(
-            {
-                "ply": r.ply,
-                "mover": "white" if r.mover else "black",
-                "loss": r.loss,
-                "mark": r.mark,
-                "kind": r.kind,
-                "comment": result.annotation(r, names),
-            }
-        )
+    moves = [review_data(result, r, names) for r in result.moves]
     return {"moves": moves, "text": record.write_game(result.annotated(names), names=names)}
 
 
@@ -327,7 +320,7 @@ def review_request(data: JSON) -> tuple[Board, float, Any]:
 async def api_review(request: Request) -> Response:
     """``POST /api/review {"pos", "moves", "time": seconds a position (<= 2), "names"}``."""
     board, seconds, names = review_request(await body_json(request))
-    return JSONResponse(await asyncio.to_thread(review, board, seconds, names))
+    return JSONResponse(await in_search_thread(review, board, seconds, names))
 
 
 async def ws_review(ws: WebSocket) -> None:
@@ -377,7 +370,7 @@ async def ws_review(ws: WebSocket) -> None:
             return {"moves": moves, "text": text}, stop.is_set()
 
         try:
-            out, stopped = await asyncio.to_thread(work)
+            out, stopped = await in_search_thread(work)
         except Exception as e:  # the engine failed: the page hears why, the server goes on
             log.exception("review failed")
             error = f"the review failed: {e}"
@@ -396,7 +389,7 @@ async def ws_review(ws: WebSocket) -> None:
             try:
                 if len(raw) > MAX_BODY:
                     raise RequestError("message too large")
-                data = json.loads(raw)
+                data = parse_json(raw)
                 if not isinstance(data, dict):
                     raise RequestError("a message must be a JSON object")
                 kind = data.get("type")
@@ -417,11 +410,16 @@ async def ws_review(ws: WebSocket) -> None:
         pass
     finally:
         stop.set()  # a page that goes away stops its review
-        if task is not None:
-            with contextlib.suppress(Exception):
-                await task
-        outbox.put_nowait(None)
-        await sending
+        try:
+            if task is not None:
+                with contextlib.suppress(Exception):
+                    await task
+            outbox.put_nowait(None)
+            await sending
+        finally:  # this handler cancelled meanwhile: leave no task of its own pending
+            for pending in (task, sending):
+                if pending is not None:
+                    pending.cancel()
 
 
 async def api_settings(request: Request) -> Response:

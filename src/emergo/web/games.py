@@ -53,8 +53,8 @@ from emergo.game import (
 )
 from emergo.search import Limit, Searcher
 from emergo.web import timing
-from emergo.web.analysis import info_data
-from emergo.web.inputs import body_json
+from emergo.web.analysis import in_search_thread, info_data
+from emergo.web.inputs import body_json, id_of, parse_json
 from emergo.web.positions import (
     JSON,
     RequestError,
@@ -76,6 +76,8 @@ HANG_GRACE = 20.0
 """Seconds beyond its own limit after which a thinking engine counts as hung."""
 MAX_LIVE = 200
 """Live games kept in memory; the idle ones beyond are closed (the store keeps them)."""
+STORE_WAIT = 10.0
+"""Most seconds a command waits for its change to be stored before it answers (else a 503)."""
 MAX_RESTARTS = 3
 """Times a live game replaces a failed engine before it gives up."""
 ENGINE_HASH_MB = 8
@@ -140,12 +142,16 @@ def check_clock(spec: Any) -> TimeControl | None:
     raise RequestError(f"unknown clock kind {kind!r} (fischer or per-move)")
 
 
-def _time_control_of(saved: JSON) -> TimeControl | None:
+def _time_control_of(saved: JSON) -> tuple[TimeControl | None, str | None]:
+    """A saved game's time control, and a warning when its tag cannot be read (the game then
+    resumes without a clock, and says so in its state: ``warning``)."""
     tag = (saved.get("tags") or {}).get("TimeControl")
     try:
-        return TimeControl.parse(tag) if tag else None
-    except ValueError:
-        return None
+        return (TimeControl.parse(tag) if tag else None), None
+    except ValueError as e:
+        warning = f"the stored time control {tag!r} cannot be read ({e}): the game has no clock"
+        log.warning("game %s: %s", saved.get("id"), warning)
+        return None, warning
 
 
 def _clocks_of(saved: JSON) -> tuple[float, float] | None:
@@ -217,14 +223,18 @@ class LiveGame:
         self.pump = loop.create_task(self._pump())
         self.restarts = 0
         self.failed: str | None = None
+        self.warning: str | None = None
+        """Something the players should know that did not stop the game (an unread clock)."""
         self.closed = False
         self.analysis: JSON | None = None
-        self._thinking_since: tuple[int, float] | None = None
+        self._thinking_since: tuple[int, float, float] | None = None
         self._replacing = threading.Lock()
         self.base = base
         self.plies = len(board.move_stack)
         # What the store holds (the board, the end, the version): the only state clients see.
         self._stored_lock = threading.Lock()
+        self._stored_changed = threading.Condition(self._stored_lock)
+        self.store_failed = False
         self.stored_board = board.copy()
         self.stored_outcome = outcome
         self.stored_version = base
@@ -340,6 +350,9 @@ class LiveGame:
         except Exception:  # the store failed: nobody may hear of a change it lacks
             log.exception("game %s: cannot store %r; the game stops", self.id, event)
             self.failed = "the store failed: the game is stopped"
+            with self._stored_lock:
+                self.store_failed = True
+                self._stored_changed.notify_all()
             self.loop.call_soon_threadsafe(self._close_soon)
             return
         if hasattr(event, "version"):
@@ -356,6 +369,7 @@ class LiveGame:
                     self.stored_outcome = event.outcome
                 self.stored_version = max(self.stored_version, version)
                 self._view = None
+                self._stored_changed.notify_all()
         message: JSON = {"type": "event", "event": type(event).__name__}
         if isinstance(event, MovePlayed):
             message.update(ply=event.ply, text=event.text, color=color_name(event.color))
@@ -378,6 +392,24 @@ class LiveGame:
             return
         self.analysis = None
         self._send(message, True, timing.current.get() if isinstance(event, MovePlayed) else None)
+
+    def wait_stored(self, game: Game, timeout: float = STORE_WAIT) -> None:
+        """Block until the store holds every change ``game`` has made so far (from a command's
+        thread, after the change: another thread may be delivering the game's events, so the
+        change may not be stored yet when the game's call returns).  A 503
+        :class:`RequestError` when the store failed or is still behind after ``timeout``."""
+        deadline = time.monotonic() + timeout
+        target = self.base + game.version  # the game's lock, never taken under the store's
+        with self._stored_lock:
+            while self.stored_version < target and not self.store_failed:
+                if self.game is not game or self.closed:  # replaced: its events were stored
+                    break
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    raise RequestError("the change is not stored yet: try again", 503)
+                self._stored_changed.wait(min(remaining, 0.1))
+            if self.store_failed:
+                raise RequestError(self.failed or "the store failed", 503, kind="store")
 
     def _send(self, message: JSON, with_state: bool, trace: timing.Trace | None = None) -> None:
         item = (message, with_state, trace)
@@ -421,18 +453,25 @@ class LiveGame:
                 continue
             key = self.version
             if self._thinking_since is None or self._thinking_since[0] != key:
-                self._thinking_since = (key, time.monotonic())
+                # The allowance is fixed when the thought starts: the clock left then (a clock
+                # read later has fallen by the time already spent thinking).
+                self._thinking_since = (key, time.monotonic(), self._allowance(game))
                 continue
-            player = game.players[game.turn]
-            allowed = HANG_GRACE
-            if isinstance(player, Computer) and player.limit is not None and player.limit.time:
-                allowed += player.limit.time
-            elif game.time_control is not None:  # it thinks within its clock
-                allowed += max(game.clock(game.turn) or 0.0, 0.0)
-            if time.monotonic() - self._thinking_since[1] > allowed:
+            if time.monotonic() - self._thinking_since[1] > self._thinking_since[2]:
                 self._thinking_since = None
                 why = "the engine stopped answering"
                 await asyncio.to_thread(self.replace_engine, why, game)
+
+    @staticmethod
+    def _allowance(game: Game) -> float:
+        """Seconds the side to move may think before it counts as hung (read as it starts)."""
+        player = game.players[game.turn]
+        allowed = HANG_GRACE
+        if isinstance(player, Computer) and player.limit is not None and player.limit.time:
+            allowed += player.limit.time
+        elif game.time_control is not None:  # it thinks within its clock
+            allowed += max(game.clock(game.turn) or 0.0, 0.0)
+        return allowed
 
     def state(self) -> JSON:
         """The whole state of the game now (one consistent moment)."""
@@ -470,6 +509,7 @@ class LiveGame:
             "analysis": self.analysis if thinking else None,
             "restarts": self.restarts,
             "failed": self.failed,
+            "warning": self.warning,
             "state": data,
             "line": line,
             "clock": self.clock_data(game, outcome is None and data["outcome"] is None, turn),
@@ -539,10 +579,7 @@ def _lives(app: Any) -> dict[int, LiveGame]:
 
 
 def _game_id(conn: Request | WebSocket) -> int:
-    try:
-        return int(conn.path_params["game_id"])
-    except (KeyError, ValueError):
-        raise RequestError("a game id is a number", 404) from None
+    return id_of(conn.path_params.get("game_id"), "game")
 
 
 def _saved(store: Store, game_id: int) -> JSON:
@@ -576,6 +613,8 @@ async def resume(app: Any, game_id: int) -> LiveGame:
     loop = asyncio.get_running_loop()
     factory: PlayerFactory = getattr(app.state, "player_factory", make_player)
 
+    time_control, warning = _time_control_of(saved)
+
     def build() -> LiveGame:
         return LiveGame(
             game_id,
@@ -586,7 +625,7 @@ async def resume(app: Any, game_id: int) -> LiveGame:
             base=int(saved.get("version", 0)) + 1,
             outcome=outcome,
             factory=factory,
-            time_control=_time_control_of(saved),
+            time_control=time_control,
             clocks=_clocks_of(saved),
         )
 
@@ -594,6 +633,7 @@ async def resume(app: Any, game_id: int) -> LiveGame:
     if live is not None and not live.closed:
         return live
     live = build()
+    live.warning = warning
     lives[game_id] = live
     await _evict(lives)
     return live
@@ -738,30 +778,36 @@ async def command(live: LiveGame, data: Any) -> JSON | None:
 
             def play() -> Move:
                 timing.mark("to_thread")
-                return game.play(text.strip(), by=side, names=names)
+                move = game.play(text.strip(), by=side, names=names)
+                live.wait_stored(game)  # stored before it is acknowledged
+                return move
 
             move = await asyncio.to_thread(play)
             return {"type": "played", "text": str(move)}
         if kind == "takeback":
             taken = await asyncio.to_thread(game.takeback, by=side)
+            await asyncio.to_thread(live.wait_stored, game)
             return {"type": "takenback", "moves": [str(m) for m in taken]}
         if kind == "resign":
             await asyncio.to_thread(game.resign, by=side)
+            await asyncio.to_thread(live.wait_stored, game)
             return None
         if kind == "draw":
             answer = await asyncio.to_thread(game.offer_draw, by=side)
+            await asyncio.to_thread(live.wait_stored, game)
             return {"type": "draw", "accepted": answer}
         if kind == "answer":
             accept = data.get("accept")
             if not isinstance(accept, bool):
                 raise RequestError("accept must be true or false")
             await asyncio.to_thread(game.answer_draw, by=side, accept=accept)
+            await asyncio.to_thread(live.wait_stored, game)
             return None
         if kind == "hint":
             if game.is_over():
                 raise RequestError("the game is over", 409, kind="over")
             board = game.board
-            result = await asyncio.to_thread(game.hint, Limit(time=HINT_TIME))
+            result = await in_search_thread(game.hint, Limit(time=HINT_TIME))
             if result.move is None or not board.is_legal(result.move):
                 return {"type": "hint", "move": None, "lines": []}
             lines = [info_data(board, info) for info in result.infos[:1]]
@@ -814,7 +860,7 @@ async def ws_game(ws: WebSocket) -> None:
             try:
                 if len(raw) > MAX_BODY:
                     raise RequestError("message too large", 413)
-                data = json.loads(raw)
+                data = parse_json(raw)
                 is_move = isinstance(data, dict) and data.get("type") == "move"
                 timing.current.set(timing.begin() if is_move else None)
                 answer = await command(live, data) or {"type": "ok", "command": data["type"]}
@@ -824,8 +870,8 @@ async def ws_game(ws: WebSocket) -> None:
             except RequestError as e:
                 error = {"type": "error", "error": str(e), "status": e.status, **e.extra}
                 await ws.send_json(error)
-            except ValueError as e:  # bad JSON
-                await ws.send_json({"type": "error", "error": f"not JSON: {e}", "status": 400})
+            except ValueError as e:  # a refusal of the game flow's not made a RequestError
+                await ws.send_json({"type": "error", "error": str(e), "status": 400})
     except (WebSocketDisconnect, RuntimeError):
         pass
     finally:

@@ -24,13 +24,36 @@ async def body_json(request: Request) -> JSON:
         raise RequestError(f"request body larger than {MAX_BODY} bytes", 413) from None
     if len(raw) > MAX_BODY:
         raise RequestError(f"request body larger than {MAX_BODY} bytes", 413)
-    try:
-        data = json.loads(raw or b"{}")
-    except (ValueError, UnicodeDecodeError):
-        raise RequestError("the request body is not valid JSON") from None
+    data = parse_json(raw or b"{}", "the request body")
     if not isinstance(data, dict):
         raise RequestError("the request body must be a JSON object")
     return data
+
+
+MAX_ID = 2**63 - 1
+"""The largest id the store holds (SQLite's integers are 64-bit)."""
+
+
+def parse_json(raw: str | bytes, what: str = "the message") -> Any:
+    """JSON text decoded (an HTTP body or a WebSocket message: the one place), or a 400
+    :class:`RequestError`: not JSON, not UTF-8, or nested too deeply to decode."""
+    try:
+        return json.loads(raw)
+    except RecursionError:
+        raise RequestError(f"{what} is nested too deeply") from None
+    except (ValueError, UnicodeDecodeError) as e:
+        raise RequestError(f"{what} is not valid JSON ({e})") from None
+
+
+def id_of(text: Any, what: str) -> int:
+    """A row id from a URL: a whole number in 1..2**63-1, else a 404 :class:`RequestError`."""
+    try:
+        value = int(text)
+    except (TypeError, ValueError):
+        raise RequestError(f"a {what} id is a number", 404) from None
+    if not 1 <= value <= MAX_ID:
+        raise RequestError(f"no {what} {text} (ids are 1 to {MAX_ID})", 404)
+    return value
 
 
 def names_of(value: Any) -> Names:

@@ -211,7 +211,7 @@ def position_data(board: Board) -> JSON:
     data = dict(_position_part(board))
     outcome = board.outcome()  # the history counts too: a third repetition ends the game (R19b)
     if outcome is not None:
-        data.update(phase="over", required="", forbidden={})
+        data.update(phase="over", required="", forbidden={}, moves=[])  # none after the end
     data["lastMove"] = move_data(board, board.move_stack[-1]) if board.move_stack else None
     data["outcome"] = (
         {

@@ -7,8 +7,9 @@ A study is a start position (R22) and a tree of moves from it, as JSON::
 ``tree`` holds the root's children; a node's first child continues its line, the others are
 variations (the page's order).  The server replays every node with :class:`emergo.Board`
 before it stores anything: a move that is not legal where it stands, two children with the
-same move, a tree too large or too deep, is refused with a 400 whose JSON names the node
-(``path``: the child indices from the root) -- nothing is stored then.  Moves are stored in
+same move, a tree too deep, is refused with a 400 whose JSON names the node (``path``: the
+child indices from the root), a tree of more than :data:`MAX_NODES` moves with a 413 --
+nothing is stored then.  Moves are stored in
 canonical text; ``GET`` answers each node's move as the page's move data (texts, route).
 """
 
@@ -22,7 +23,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from emergo.board import Board
-from emergo.web.inputs import body_json
+from emergo.web.inputs import body_json, id_of
 from emergo.web.positions import JSON, MAX_MOVES, MAX_TEXT, RequestError, board_from, move_data
 from emergo.web.store import Store
 
@@ -118,18 +119,15 @@ def _store(request: Request) -> Store:
 
 
 def _study_id(request: Request) -> int:
-    try:
-        return int(request.path_params["study_id"])
-    except (KeyError, ValueError):
-        raise RequestError("a study id is a number", 404) from None
+    return id_of(request.path_params.get("study_id"), "study")
 
 
 async def _save(request: Request, study_id: int | None) -> Response:
     store = _store(request)
     data = await body_json(request)
     start = data.get("start")
-    if not isinstance(start, str):
-        raise RequestError("start must be a position (R22)")
+    if not isinstance(start, str) or not start.strip():  # no default: a study says where
+        raise RequestError("start must be a position (R22), such as 'w 12/12'")
     name = data.get("name", "")
     if not isinstance(name, str) or len(name) > 200:
         raise RequestError("name must be a string of at most 200 characters")
