@@ -263,49 +263,63 @@ def review_game(
     limit: Limit,
     *,
     progress: ProgressCallback | None = None,
+    stop: threading.Event | None = None,
+    on_move: Callable[[MoveReview], None] | None = None,
 ) -> GameReview:
     """Search every position of ``game`` with ``limit`` and measure what each move lost.
 
     A move equal to the search's own choice loses nothing, whatever the deeper
     search after it says (so search noise does not blame the best move).  A
     position with one legal move is not searched: it has the value of the next one.
+    ``on_move`` hears each move's review as soon as both its positions have values;
+    ``stop`` (set from another thread) ends the search under way at once, and the review
+    returned holds the moves reviewed until then (an interrupted search counts for nothing).
     """
     board = game.board()
     searcher.clear()
     total = len(game.moves) + 1
-    values: list[tuple[Score, Move | None, int | None]] = []  # per position, for the mover
-    forced: list[bool] = []
+    # per position, for the mover: value, the search's move, depth (None: forced, not yet known)
+    values: list[tuple[Score, Move | None, int | None] | None] = []
+    review = GameReview(game)
+    mover = board.turn
     for ply in range(total):
+        if stop is not None and stop.is_set():
+            break
         if ply:
             board.push(game.moves[ply - 1])
         final = final_score(board)
-        # A forced move (R8) inside the game takes its value from the next position,
-        # filled in below; only a choice is searched.
-        forced.append(final is None and ply < total - 1 and board.generate().count() == 1)
         if final is not None:
             values.append((final, None, None))
-        elif forced[-1]:
-            values.append((Score.cp(0), game.moves[ply], None))
+        elif ply < total - 1 and board.generate().count() == 1:
+            values.append(None)  # forced (R8): valued by the position after it
         else:
-            infos = analyse_position(board, searcher, limit)
+            infos = analyse_position(board, searcher, limit, stop=stop)
+            if stop is not None and stop.is_set():
+                break
             if infos and infos[0].pv:
                 values.append((infos[0].score, infos[0].pv[0], infos[0].depth))
             else:  # a search that reported nothing: count the position as level
                 values.append((Score.cp(0), None, None))
+        back = ply  # a value found fills the forced positions before it
+        while back > 0 and values[back] is not None and values[back - 1] is None:
+            score, _, depth = values[back]  # type: ignore[misc]
+            values[back - 1] = (earlier(score, 1), game.moves[back - 1], depth)
+            back -= 1
+        while len(review.moves) < ply:
+            k = len(review.moves) + 1  # the move from position k - 1 to position k
+            before_value, after_value = values[k - 1], values[k]
+            if before_value is None or after_value is None:
+                break
+            before, best, _ = before_value
+            after_for_next, _, depth = after_value
+            after = -after_for_next
+            move = game.moves[k - 1]
+            loss = 0 if best == move else max(0, clipped(before) - clipped(after))
+            reviewed = MoveReview(k, mover, move, best, before, after, depth, loss)
+            mover = not mover
+            review.moves.append(reviewed)
+            if on_move is not None:
+                on_move(reviewed)
         if progress is not None:
             progress(ply + 1, total)
-    for ply in reversed(range(total - 1)):
-        if forced[ply]:
-            score, _, depth = values[ply + 1]
-            values[ply] = (earlier(score, 1), game.moves[ply], depth)
-    review = GameReview(game)
-    start = game.board()
-    mover = start.turn
-    for ply, move in enumerate(game.moves, 1):
-        before, best, _ = values[ply - 1]
-        after_for_next, _, depth = values[ply]
-        after = -after_for_next
-        loss = 0 if best == move else max(0, clipped(before) - clipped(after))
-        review.moves.append(MoveReview(ply, mover, move, best, before, after, depth, loss))
-        mover = not mover
     return review

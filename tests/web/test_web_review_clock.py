@@ -1,6 +1,6 @@
-"""The stoppable review (``WS /ws/review``, :func:`emergo.web.analysis.review_line`) and the clocks
-of live games (a time control at new-game, the clocks in every state, a time forfeit).  No browser
-needed: the browser tests are in test_web_tree.py."""
+"""The stoppable review (``WS /ws/review``: :func:`emergo.analyse.review_game` streamed) and
+the clocks of live games (a time control at new-game, the clocks in every state, a time
+forfeit).  No browser needed: the browser tests are in test_web_tree.py."""
 
 from __future__ import annotations
 
@@ -20,7 +20,6 @@ from emergo import record
 from emergo.analyse import MoveReview, review_game
 from emergo.players import backend
 from emergo.search import Limit
-from emergo.web.analysis import review_line
 from emergo.web.app import create_app
 from emergo.web.store import Store
 
@@ -59,21 +58,17 @@ def game_of(moves: list[str]) -> record.Game:
     return record.read_game('[Variant "7x7"]\n\n' + " ".join(moves) + " *\n")
 
 
-def test_review_line_is_review_game_move_by_move() -> None:
+def test_a_review_hears_each_move_in_order_as_it_is_reviewed() -> None:
+    """on_move hears every move once, in order, forced ones (R8) included, and what it hears
+    is what the review returns."""
     game = game_of(LINE)
-    limit = Limit(depth=2)
-    whole = review_game(game, backend("auto"), limit)
-    heard: list[int] = []
-    stream = review_line(
-        game, backend("auto"), limit, stop=threading.Event(), on_move=lambda r: heard.append(r.ply)
-    )
-    assert heard == list(range(1, len(game.moves) + 1))
-    assert [(r.ply, r.loss, r.best, r.depth) for r in stream.moves] == [
-        (r.ply, r.loss, r.best, r.depth) for r in whole.moves
-    ]
+    heard: list[MoveReview] = []
+    review = review_game(game, backend("auto"), Limit(depth=2), on_move=heard.append)
+    assert [r.ply for r in heard] == list(range(1, len(game.moves) + 1))
+    assert heard == review.moves
 
 
-def test_review_line_stops_and_keeps_what_it_reviewed() -> None:
+def test_a_review_stops_and_keeps_what_it_reviewed() -> None:
     game = game_of(LINE)
     stop = threading.Event()
     heard: list[int] = []
@@ -83,7 +78,7 @@ def test_review_line_stops_and_keeps_what_it_reviewed() -> None:
         if len(heard) == 3:
             stop.set()
 
-    stream = review_line(game, backend("auto"), Limit(depth=2), stop=stop, on_move=on_move)
+    stream = review_game(game, backend("auto"), Limit(depth=2), stop=stop, on_move=on_move)
     assert [r.ply for r in stream.moves] == heard == [1, 2, 3]
 
 

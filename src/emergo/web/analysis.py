@@ -5,9 +5,9 @@ runs in a worker thread; its progress reports (multi-PV lines) are handed to the
 they come, and :meth:`Analyst.stop` ends it at once (the searcher returns its best line so far).
 Scores go to the page from White's point of view (:mod:`emergo.analyse`).
 
-:func:`review_line` is :func:`emergo.analyse.review_game` move by move and stoppable: each
-move's review is handed on as soon as the positions on both sides of it are searched, and a stop
-ends the search under way at once (the moves reviewed so far stay reviewed).
+A review (``WS /ws/review``) is :func:`emergo.analyse.review_game` with its ``on_move`` and
+``stop``: each move's review is handed on as soon as the positions on both sides of it are
+searched, and a stop ends the search under way at once (the moves reviewed so far stay).
 """
 
 from __future__ import annotations
@@ -23,20 +23,16 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
-from emergo import record
 from emergo.analyse import (
     GameReview,
     MoveReview,
-    analyse_position,
     clipped,
-    earlier,
-    final_score,
     format_score,
     white_view,
 )
-from emergo.board import Board, Move
+from emergo.board import Board
 from emergo.geometry import Names
-from emergo.search import Limit, Score, Searcher, SearchInfo
+from emergo.search import Limit, Searcher, SearchInfo
 from emergo.web.positions import JSON, RequestError, move_data
 
 MAX_MULTIPV = 8
@@ -196,73 +192,6 @@ class Analyst:
 
 
 # --- a stoppable review, move by move -------------------------------------------------------------
-
-
-def review_line(
-    game: record.Game,
-    searcher: Searcher,
-    limit: Limit,
-    *,
-    stop: threading.Event,
-    on_move: Callable[[MoveReview], None] | None = None,
-    progress: Callable[[int, int], None] | None = None,
-) -> GameReview:
-    """:func:`emergo.analyse.review_game`, one move at a time and stoppable.
-
-    The same values and losses: a position with one legal move takes the value of the next one,
-    a move equal to the search's choice loses nothing.  ``on_move`` hears each move's review
-    as soon as both its positions have values; ``stop`` ends the search under way at once, and
-    the review returned holds the moves reviewed until then (an interrupted search counts for
-    nothing).
-    """
-    board = game.board()
-    searcher.clear()
-    total = len(game.moves) + 1
-    # per position, for the mover: value, the search's move, depth (None: forced, not yet known)
-    values: list[tuple[Score, Move | None, int | None] | None] = []
-    review = GameReview(game)
-    mover = board.turn
-    for ply in range(total):
-        if stop.is_set():
-            break
-        if ply:
-            board.push(game.moves[ply - 1])
-        final = final_score(board)
-        if final is not None:
-            values.append((final, None, None))
-        elif ply < total - 1 and board.generate().count() == 1:
-            values.append(None)  # forced (R8): valued by the position after it
-        else:
-            infos = analyse_position(board, searcher, limit, stop=stop)
-            if stop.is_set():
-                break
-            if infos and infos[0].pv:
-                values.append((infos[0].score, infos[0].pv[0], infos[0].depth))
-            else:  # a search that reported nothing: count the position as level
-                values.append((Score.cp(0), None, None))
-        back = ply
-        while back > 0 and values[back] is not None and values[back - 1] is None:
-            score, _, depth = values[back]  # type: ignore[misc]
-            values[back - 1] = (earlier(score, 1), game.moves[back - 1], depth)
-            back -= 1
-        while len(review.moves) < ply:
-            k = len(review.moves) + 1  # the move from position k - 1 to position k
-            before_value, after_value = values[k - 1], values[k]
-            if before_value is None or after_value is None:
-                break
-            before, best, _ = before_value
-            after_for_next, _, depth = after_value
-            after = -after_for_next
-            move = game.moves[k - 1]
-            loss = 0 if best == move else max(0, clipped(before) - clipped(after))
-            reviewed = MoveReview(k, mover, move, best, before, after, depth, loss)
-            mover = not mover
-            review.moves.append(reviewed)
-            if on_move is not None:
-                on_move(reviewed)
-        if progress is not None:
-            progress(ply + 1, total)
-    return review
 
 
 def review_data(review: GameReview, reviewed: MoveReview, names: Names) -> JSON:

@@ -37,7 +37,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from emergo import record
-from emergo.analyse import GameReview
+from emergo.analyse import GameReview, review_game
 from emergo.board import Board
 from emergo.geometry import NAMINGS, VARIANTS, geometry
 from emergo.search import Limit
@@ -46,7 +46,6 @@ from emergo.web.analysis import (
     in_search_thread,
     limit_from,
     review_data,
-    review_line,
 )
 from emergo.web.inputs import board_of, body_json, names_of, parse_json, text_of
 from emergo.web.positions import (
@@ -292,7 +291,6 @@ REVIEW_MAX_MOVES = 300
 def review(board: Board, seconds: float, names: Any) -> JSON:
     """The engine's review of the line on ``board`` (its move stack): every move's loss and mark
     (``?!``, ``?``, ``??``: :func:`emergo.analyse.review_game`), and the annotated record."""
-    from emergo.analyse import review_game
     from emergo.players import backend
     from emergo.web.games import backend_for
 
@@ -353,7 +351,7 @@ async def ws_review(ws: WebSocket) -> None:
 
         def work() -> tuple[JSON, bool]:
             searcher = backend(backend_for(board.variant))
-            result = review_line(
+            result = review_game(
                 game,
                 searcher,
                 Limit(time=seconds),
