@@ -5,7 +5,6 @@ game's state kept move by move, the store's statements built once, and the durab
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +17,6 @@ from starlette.testclient import TestClient
 
 from emergo.board import Board
 from emergo.web import positions
-from emergo.web.app import create_app
 from emergo.web.positions import line_data, move_data, position_data
 from emergo.web.store import Store
 
@@ -83,16 +81,10 @@ def test_line_data_needs_no_replay() -> None:
     assert line_data(board)["moves"] == moves
 
 
-@pytest.fixture
-def client(tmp_path: Path) -> Iterator[tuple[TestClient, Store]]:
-    store = Store.open(f"sqlite:///{tmp_path / 'db.sqlite3'}")
-    with TestClient(create_app(store), base_url="http://127.0.0.1:8765") as c:
-        yield c, store
-    store.close()
-
-
-def test_live_state_kept_move_by_move_matches_the_board(client: tuple[TestClient, Store]) -> None:
-    c, _ = client
+def test_live_state_kept_move_by_move_matches_the_board(
+    app_client: tuple[TestClient, Store],
+) -> None:
+    c, _ = app_client
     game = c.post("/api/games", json=HOT_SEAT).json()
     board = Board()
     rng = random.Random(3)

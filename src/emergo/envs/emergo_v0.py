@@ -38,10 +38,9 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from emergo.board import WHITE, Board, Color
-from emergo.diagram import diagram
 from emergo.envs import observation as obs
 from emergo.envs.actions import Route, action_space, apply, legal_actions
-from emergo.envs.render import rgb_array
+from emergo.envs.render import RENDER_MODES, check_render_mode, render
 from emergo.geometry import geometry
 
 MAX_PLIES = 1000
@@ -69,7 +68,7 @@ class raw_env(AECEnv):  # type: ignore[misc]
     """The unwrapped environment (see the module docstring)."""
 
     metadata: dict[str, Any] = {  # noqa: RUF012 (PettingZoo reads a class attribute)
-        "render_modes": ["ansi", "rgb_array"],
+        "render_modes": list(RENDER_MODES),
         "name": "emergo_v0",
         "is_parallelizable": False,
         "render_fps": 2,
@@ -80,8 +79,7 @@ class raw_env(AECEnv):  # type: ignore[misc]
     ) -> None:
         super().__init__()
         geometry(variant)  # a clear error for an unknown variant
-        if render_mode not in (None, "ansi", "rgb_array"):
-            raise ValueError(f"render_mode {render_mode!r}: expected None, 'ansi' or 'rgb_array'")
+        check_render_mode(render_mode)
         if max_plies < 1:
             raise ValueError(f"max_plies must be at least 1, not {max_plies}")
         self.variant = variant
@@ -173,11 +171,7 @@ class raw_env(AECEnv):  # type: ignore[misc]
                 self.infos[agent] = {"result": "*", "reason": f"truncated after {self.max_plies}"}
 
     def render(self) -> str | npt.NDArray[np.uint8] | None:
-        if self.render_mode == "ansi":
-            return diagram(self.board)
-        if self.render_mode == "rgb_array":
-            return rgb_array(self.board, self.route)
-        return None
+        return render(self.board, self.route, self.render_mode)
 
     def close(self) -> None:
         pass

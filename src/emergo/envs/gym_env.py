@@ -31,11 +31,10 @@ from gymnasium import spaces
 
 from emergo import players
 from emergo.board import WHITE, Board, Color
-from emergo.diagram import diagram
 from emergo.envs import observation as obs
 from emergo.envs.actions import Route, action_space, apply, legal_actions
 from emergo.envs.emergo_v0 import MAX_PLIES
-from emergo.envs.render import rgb_array
+from emergo.envs.render import RENDER_MODES, check_render_mode, render
 from emergo.levels import LEVEL_MAX
 from emergo.search import Limit, Searcher
 
@@ -48,7 +47,7 @@ DEFAULT_LIMIT = Limit(time=0.1)
 class EmergoEnv(gymnasium.Env[Observation, np.int64]):
     """One game against a built-in opponent (see the module docstring)."""
 
-    metadata = {"render_modes": ["ansi", "rgb_array"], "render_fps": 2}  # noqa: RUF012
+    metadata = {"render_modes": list(RENDER_MODES), "render_fps": 2}  # noqa: RUF012
 
     def __init__(
         self,
@@ -70,8 +69,7 @@ class EmergoEnv(gymnasium.Env[Observation, np.int64]):
             raise ValueError(f"color {color!r}: expected 'white', 'black' or 'random'")
         if not 1 <= level <= LEVEL_MAX:
             raise ValueError(f"level {level}: expected 1..{LEVEL_MAX}")
-        if render_mode not in (None, "ansi", "rgb_array"):
-            raise ValueError(f"render_mode {render_mode!r}: expected None, 'ansi' or 'rgb_array'")
+        check_render_mode(render_mode)
         self.variant = variant
         self.opponent_name = opponent
         self.level = level
@@ -151,11 +149,7 @@ class EmergoEnv(gymnasium.Env[Observation, np.int64]):
         return self._observation(), 0.0, False, truncated, info
 
     def render(self) -> str | npt.NDArray[np.uint8] | None:
-        if self.render_mode == "ansi":
-            return diagram(self.board)
-        if self.render_mode == "rgb_array":
-            return rgb_array(self.board, self.route)
-        return None
+        return render(self.board, self.route, self.render_mode)
 
 
 gymnasium.register(id="emergo/Emergo-v0", entry_point="emergo.envs.gym_env:EmergoEnv")

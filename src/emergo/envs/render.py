@@ -16,6 +16,7 @@ import numpy.typing as npt
 from PIL import Image, ImageDraw, ImageFont
 
 from emergo.board import BLACK, WHITE, Board
+from emergo.diagram import diagram
 from emergo.envs.observation import stacks_after
 from emergo.geometry import Geometry, Square
 from emergo.svg import (
@@ -102,3 +103,24 @@ def rgb_array(board: Board, route: tuple[Square, ...] = ()) -> npt.NDArray[np.ui
         text = f"{'White' if color else 'Black'}: {board.hand(color)} in hand{mark}"
         draw.text((MARGIN, y), text, fill=INK, font=font, anchor="lm")
     return np.asarray(image, dtype=np.uint8)
+
+
+RENDER_MODES = ("ansi", "rgb_array")
+"""The render modes of every environment: the terminal diagram, the picture as RGB pixels."""
+
+
+def check_render_mode(render_mode: str | None) -> None:
+    """ValueError naming a render mode the environments do not have."""
+    if render_mode is not None and render_mode not in RENDER_MODES:
+        raise ValueError(f"render_mode {render_mode!r}: expected None, 'ansi' or 'rgb_array'")
+
+
+def render(
+    board: Board, route: tuple[Square, ...], render_mode: str | None
+) -> str | npt.NDArray[np.uint8] | None:
+    """What an environment's ``render()`` returns in ``render_mode`` (None: nothing)."""
+    if render_mode == "ansi":
+        return diagram(board)
+    if render_mode == "rgb_array":
+        return rgb_array(board, route)
+    return None

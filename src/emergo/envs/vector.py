@@ -50,11 +50,10 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
 from emergo.board import WHITE, Board
-from emergo.diagram import diagram
 from emergo.envs import observation as obs
 from emergo.envs.actions import Route, action_space, apply, legal_actions
 from emergo.envs.emergo_v0 import MAX_PLIES
-from emergo.envs.render import rgb_array
+from emergo.envs.render import RENDER_MODES, check_render_mode, render
 
 Planes = npt.NDArray[Any]
 
@@ -76,7 +75,7 @@ def _planes_space(variant: str, dtype: Any = np.float32) -> spaces.Box:
 class EmergoSelfPlayEnv(gymnasium.Env[Planes, np.int64]):
     """One self-play game on the rules library (see the module docstring)."""
 
-    metadata = {"render_modes": ["ansi", "rgb_array"], "render_fps": 2}  # noqa: RUF012
+    metadata = {"render_modes": list(RENDER_MODES), "render_fps": 2}  # noqa: RUF012
 
     def __init__(
         self,
@@ -87,8 +86,7 @@ class EmergoSelfPlayEnv(gymnasium.Env[Planes, np.int64]):
         illegal_reward: float = -1.0,
         render_mode: str | None = None,
     ) -> None:
-        if render_mode not in (None, "ansi", "rgb_array"):
-            raise ValueError(f"render_mode {render_mode!r}: expected None, 'ansi' or 'rgb_array'")
+        check_render_mode(render_mode)
         if max_plies < 1:
             raise ValueError(f"max_plies must be at least 1, not {max_plies}")
         self.variant = variant
@@ -149,11 +147,7 @@ class EmergoSelfPlayEnv(gymnasium.Env[Planes, np.int64]):
         return self._planes(), reward, terminated, truncated, info
 
     def render(self) -> str | npt.NDArray[np.uint8] | None:
-        if self.render_mode == "ansi":
-            return diagram(self.board)
-        if self.render_mode == "rgb_array":
-            return rgb_array(self.board, self.route)
-        return None
+        return render(self.board, self.route, self.render_mode)
 
 
 class EmergoVectorEnv(VectorEnv[Planes, npt.NDArray[np.int64], npt.NDArray[Any]]):
