@@ -140,7 +140,7 @@ def test_no_move_when_the_game_is_over_R18() -> None:
 MCTS = pytest.param("mcts", marks=[pytest.mark.slow, pytest.mark.requires_kernel])
 
 
-@pytest.mark.parametrize("make", ["python", "level", MCTS])
+@pytest.mark.parametrize("make", ["python", "level", MCTS, "protocol"])
 def test_a_second_concurrent_search_raises_at_once(make: str) -> None:
     import threading
 
@@ -151,6 +151,13 @@ def test_a_second_concurrent_search_raises_at_once(make: str) -> None:
         searcher = PythonSearcher()
     elif make == "level":
         searcher = LevelSearcher(PythonSearcher(), 3)
+    elif make == "protocol":  # an engine process over the protocol, the Python player
+        import sys
+
+        from emergo.engine import ProtocolSearcher
+
+        command = [sys.executable, "-m", "emergo.cli.engine", "--player", "python"]
+        searcher = ProtocolSearcher.popen(command)
     else:
         from emergo.mcts import MCTSSearcher
 
@@ -170,3 +177,5 @@ def test_a_second_concurrent_search_raises_at_once(make: str) -> None:
         stop.set()
         thread.join()
     assert searcher.search(opening(), Limit(depth=1)).move is not None  # free again
+    if make == "protocol":
+        searcher.close()  # type: ignore[attr-defined]

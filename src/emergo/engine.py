@@ -28,7 +28,7 @@ from types import TracebackType
 from typing import IO, NamedTuple, TypedDict
 
 from emergo.board import Board, Move
-from emergo.search import InfoCallback, Limit, Score, SearchInfo, SearchResult
+from emergo.search import GuardedSearcher, InfoCallback, Limit, Score, SearchInfo, SearchResult
 from emergo.wire import Option, ProtocolError, format_line, limit_fields, parse_line
 
 __all__ = [
@@ -478,18 +478,19 @@ def _describe(limit: Limit) -> str:
 # --- an engine over the protocol as a Searcher ------------------------------------------------
 
 
-class ProtocolSearcher:
+class ProtocolSearcher(GuardedSearcher):
     """An engine process speaking the protocol, as an :class:`emergo.search.Searcher`.
 
     The game flow (:class:`emergo.game.Computer`), matches and analysis can then use an
     external engine like any built-in searcher: ``on_info`` gets the engine's ``info``
     lines as they come, and setting ``stop`` sends ``stop`` (the engine then answers
-    ``done`` with its best move so far).  One search runs at a time.
+    ``done`` with its best move so far).  One search at a time, as every searcher
+    (:class:`~emergo.search.GuardedSearcher`): a second one at once is a RuntimeError.
     """
 
     def __init__(self, engine: SimpleEngine) -> None:
+        super().__init__()
         self.engine = engine
-        self._lock = threading.Lock()
 
     @classmethod
     def popen(
@@ -520,18 +521,6 @@ class ProtocolSearcher:
         """Quit the engine process."""
         self.engine.quit()
 
-    def search(
-        self,
-        board: Board,
-        limit: Limit,
-        *,
-        multipv: int = 1,
-        on_info: InfoCallback | None = None,
-        stop: threading.Event | None = None,
-    ) -> SearchResult:
-        with self._lock:
-            return self._search(board, limit, max(1, multipv), on_info, stop)
-
     def _search(
         self,
         board: Board,
@@ -540,6 +529,7 @@ class ProtocolSearcher:
         on_info: InfoCallback | None,
         stop: threading.Event | None,
     ) -> SearchResult:
+        multipv = max(1, multipv)
         engine = self.engine
         if board.outcome() is not None:
             return SearchResult(None)
