@@ -50,7 +50,7 @@ from emergo.cli import main as emergo
 from emergo.envs.observation import planes, shape
 from emergo.match import Adjudication, EngineSpec, parse_engine_spec, run_match
 from emergo.protocol import EngineSession, serve
-from emergo.search import InfoCallback, Limit, Score, SearchInfo, SearchResult
+from emergo.search import GuardedSearcher, InfoCallback, Limit, Score, SearchInfo, SearchResult
 
 HERE = Path(__file__).resolve()
 
@@ -186,26 +186,26 @@ def shipped_judge(boards: list[Board]) -> list[float]:
     return [math.tanh(kernel.evaluate(board) / 400) for board in boards]
 
 
-class ValueSearcher:
+class ValueSearcher(GuardedSearcher):
     """One ply with ``judge`` as the evaluation (an ``emergo.search.Searcher``): the network,
     or, to compare evaluations alone, the shipped one under the very same search."""
 
     name = "one-ply"
 
     def __init__(self, judge: Judge) -> None:
+        super().__init__()
         self.judge = judge
 
     def clear(self) -> None:
         pass
 
-    def search(
+    def _search(
         self,
         board: Board,
         limit: Limit,
-        *,
-        multipv: int = 1,
-        on_info: InfoCallback | None = None,
-        stop: threading.Event | None = None,
+        multipv: int,
+        on_info: InfoCallback | None,
+        stop: threading.Event | None,
     ) -> SearchResult:
         started = time.monotonic()
         if board.outcome() is not None:
