@@ -570,10 +570,18 @@ static void run_game(benv_t *e, job_t *j, size_t i, size_t *ended, long *bad)
     float reward = 0.0f;
     int rc = 0;
     switch (j->kind) {
-    case J_CHECK:
-        if (!b->done && !is_legal(e, b, j->actions[i]) && (long)i < *bad)
-            *bad = (long)i;
+    case J_CHECK: {
+        int64_t a = j->actions[i]; /* read once: the caller's buffer may change under us */
+        if (b->done)
+            return;
+        if (!is_legal(e, b, a)) {
+            if ((long)i < *bad)
+                *bad = (long)i;
+        } else {
+            b->checked = (int16_t)a;
+        }
         return;
+    }
     case J_SAMPLE:
         j->sample[i] = b->done ? 0 : random_action(e, b);
         return;
@@ -583,16 +591,17 @@ static void run_game(benv_t *e, job_t *j, size_t i, size_t *ended, long *bad)
     default: /* J_STEP, J_RANDOM */
         if (b->done) {
             rc = reset_game(e, b);
+        } else if (j->kind == J_RANDOM) {
+            rc = apply(e, b, (int)random_action(e, b), &reward);
+        } else if (!j->illegal_ends) {
+            rc = apply(e, b, b->checked, &reward); /* what benv_check read and passed */
         } else {
-            /* Read once, checked again even after benv_check: the actions are the caller's
-             * writable buffer, which another thread may change between the check and the
-             * step; apply() must never see an illegal action. */
-            int64_t a = j->kind == J_RANDOM ? random_action(e, b) : j->actions[i];
-            if (j->kind != J_RANDOM && !is_legal(e, b, a)) {
+            int64_t a = j->actions[i]; /* read once: the caller's buffer may change under us */
+            if (is_legal(e, b, a)) {
+                rc = apply(e, b, (int)a, &reward);
+            } else {
                 b->done = BENV_TERMINATED; /* the player's loss; the position stays */
                 reward = -1.0f;
-            } else {
-                rc = apply(e, b, (int)a, &reward);
             }
         }
         break;

@@ -69,6 +69,8 @@ typedef struct benv_game {
     int8_t term, winner;        /* TERM_* and WHITE/BLACK/-1 of pos (valid when rlen == 0) */
     int8_t reps;                /* occurrences of pos since the root, counted up to 3 (R19b) */
     int8_t done;                /* BENV_RUNNING, BENV_TERMINATED, BENV_TRUNCATED */
+    int16_t checked;            /* the action benv_check read and found legal: the step
+                                 * plays this copy, never the caller's buffer read again */
     /* What the incremental output buffer holds for this game (valid when epoch is the
      * environment's): the squares shown in planes 1-3 and 4-6, the values of the constant
      * planes 7-14, the cells set in planes 15 and 16 (-1: none). */
@@ -120,9 +122,10 @@ int benv_reset(benv_t *e, int seeded, uint64_t seed, const benv_out_t *out);
 /* Index of the first game whose action is not legal now, or -1 when all are (done games take
  * any action). */
 long benv_check(benv_t *e, const int64_t *actions);
-/* One action per game: legal ones (checked by benv_check first), or, with illegal_ends, any:
- * an illegal action then ends its game as its player's loss (reward -1, terminated, the
- * position as it was).  -1 out of memory; h may be NULL (it is polled from the caller's
+/* One action per game.  Without illegal_ends: the actions benv_check just read and passed
+ * (each game plays its copy, whatever the buffer holds now).  With illegal_ends: the buffer
+ * read once, any action; an illegal one ends its game as its player's loss (reward -1,
+ * terminated, the position as it was).  -1 out of memory; h may be NULL (it is polled from the caller's
  * thread only; a stop is honoured once the batch is whole). */
 int benv_step(benv_t *e, const int64_t *actions, int illegal_ends, const benv_out_t *out,
               halt_t *h);
