@@ -558,6 +558,19 @@ def test_per_move_clock() -> None:
     game.close()
 
 
+@pytest.mark.parametrize(("variant", "seconds"), [("9x9", 1.0), ("7x7", 1.0), ("hex", 4.0)])
+def test_a_computer_without_limit_or_clock_thinks_its_variants_default_time(
+    variant: str, seconds: float
+) -> None:
+    # on the hexagon level 10 searches 3 M nodes: level 11 needs 4 s to search well past it
+    white = RandomSearcher()
+    game = Game(Computer(white), Human(), board=Board(variant=variant))
+    game.start()
+    game.wait(WAIT)
+    game.close()
+    assert white.limits[0] == Limit(time=seconds)
+
+
 def test_a_computer_under_a_clock_gets_its_limit_from_it() -> None:
     now = FakeTime()
     white, black = RandomSearcher(), RandomSearcher()

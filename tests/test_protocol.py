@@ -12,7 +12,7 @@ from collections.abc import Iterator
 import pytest
 
 from emergo import Board
-from emergo.search import Limit
+from emergo.search import GuardedSearcher, Limit, SearchResult
 from emergo.wire import format_line, limit_fields, limit_from_args, parse_line, split_line
 
 ENGINE = [sys.executable, "-m", "emergo.cli.engine"]
@@ -231,6 +231,36 @@ def test_level_command_sets_the_default_limit(engine: Session) -> None:
     engine.send("go")
     lines = engine.read_until("done")
     assert parse_line(lines[-2])[1]["depth"] == "2"
+
+
+def test_go_without_limit_thinks_the_variants_default_time() -> None:
+    from emergo.protocol import EngineSession
+
+    limits: list[Limit] = []
+
+    class Recorder(GuardedSearcher):
+        def _search(self, board: Board, limit: Limit, *_: object) -> SearchResult:
+            limits.append(limit)
+            return SearchResult(board.moves()[0])
+
+        def clear(self) -> None:
+            pass
+
+    lines: list[str] = []
+    done = threading.Event()
+
+    def send(line: str) -> None:
+        lines.append(line)
+        if line.startswith("done"):
+            done.set()
+
+    session = EngineSession(send, lambda mb: Recorder())
+    for position in ("w 12/12", "hex w 12/12"):
+        done.clear()
+        session.handle(f'pos pos="{position}"')
+        session.handle("go")
+        assert done.wait(10), lines
+    assert limits == [Limit(time=1.0), Limit(time=4.0)]
 
 
 def test_go_multipv_reports_ranked_lines(engine: Session) -> None:

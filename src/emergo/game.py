@@ -52,7 +52,7 @@ from typing import Literal, TypeAlias
 
 from emergo.board import BLACK, COLOR_NAMES, WHITE, Board, Color, Move, Outcome, Termination
 from emergo.geometry import Names
-from emergo.levels import LEVEL_MAX, LevelSearcher
+from emergo.levels import DEFAULT_MOVETIME, LEVEL_MAX, LevelSearcher, default_movetime
 from emergo.players import backend as make_backend
 from emergo.record import Game as Record
 from emergo.search import Limit, Score, Searcher, SearchInfo, SearchResult
@@ -81,8 +81,6 @@ __all__ = [
 
 log = logging.getLogger(__name__)
 
-DEFAULT_MOVETIME = 1.0
-"""Seconds a move for a computer without a limit of its own when the game has no clock."""
 HINT_TIME = 1.0
 """Seconds of a :meth:`Game.hint` search without a limit."""
 DRAW_THINK_TIME = 0.25
@@ -115,9 +113,9 @@ class Computer:
     """A computer player: a :class:`~emergo.search.Searcher` and the limit of its searches.
 
     ``limit`` ``None`` lets the game decide: the clock when it has one, else
-    :data:`DEFAULT_MOVETIME` seconds a move.  A limit of its own is kept under a clock too
-    (the tighter bound wins, :func:`emergo.search.time_budget`).  ``on_close`` releases what
-    the player holds (an engine process); :meth:`close` calls it once.
+    :func:`~emergo.levels.default_movetime` seconds a move (1, 4 on the hexagon).  A limit of
+    its own is kept under a clock too (the tighter bound wins, :func:`emergo.search.time_budget`).
+    ``on_close`` releases what the player holds (an engine process); :meth:`close` calls it once.
 
     >>> Computer.engine(level=3).name
     'emergo engine, level 3'
@@ -782,7 +780,7 @@ class Game:
         """The computer's limit, with the clock's time when the game has one."""
         tc = self._time_control
         if tc is None:
-            return player.limit or Limit(time=DEFAULT_MOVETIME)
+            return player.limit or Limit(time=default_movetime(self._board.variant))
         own = player.limit or Limit()
         if tc.kind == "fischer":
             return replace(

@@ -84,6 +84,24 @@ VARIANT_LEVELS: dict[str, tuple[LevelSetting, ...]] = {"hex": _levels(HEX_NODES)
 """The tables of the variants whose levels differ from :data:`LEVELS`."""
 
 
+DEFAULT_MOVETIME = 1.0
+"""Seconds a move the engine thinks on the square boards when no one names a time."""
+VARIANT_MOVETIMES: dict[str, float] = {"hex": 4.0}
+"""The variants whose engine thinks longer when no one names a time: on the hexagon level 10
+searches 3,000,000 nodes (about 0.75 s of a core), so full strength (level 11) needs about 4 s
+to search four times as many, as it does in 1 s on the square boards (docs/engine.md)."""
+
+
+def default_movetime(variant: str = "9x9") -> float:
+    """Seconds a move the engine thinks on ``variant`` when neither the user nor a clock
+    names a time: enough for level 11 to search well past level 10's cap.
+
+    >>> default_movetime(), default_movetime("hex")
+    (1.0, 4.0)
+    """
+    return VARIANT_MOVETIMES.get(variant, DEFAULT_MOVETIME)
+
+
 def levels(variant: str = "9x9") -> tuple[LevelSetting, ...]:
     """The level table of a variant (R4)."""
     return VARIANT_LEVELS.get(variant, LEVELS)

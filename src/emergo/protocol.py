@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterable
 from typing import ClassVar, TextIO
 
 from emergo.board import Board, Move
-from emergo.levels import LEVEL_MAX, LevelSearcher
+from emergo.levels import LEVEL_MAX, LevelSearcher, default_movetime
 from emergo.search import Limit, Searcher, SearchInfo
 from emergo.wire import (
     HASH,
@@ -38,8 +38,6 @@ from emergo.wire import (
 PROTOCOL_VERSION = 1
 ENGINE_NAME = "Emergo"
 AUTHOR = "the emergo project"
-DEFAULT_LEVEL = Limit(time=1.0)
-"""What ``go`` does when neither it nor ``level`` sets a limit: think one second."""
 
 # --- options (Hash and Seed are emergo.wire's: the command line shares their bounds) ----------
 
@@ -201,7 +199,8 @@ class EngineSession:
             limit = limit_from_args(args, self.board.turn)
             multipv = int_field(args, "multipv", 1, MULTIPV_MAX) or 1
             if limit is None:
-                limit = self.level or DEFAULT_LEVEL
+                # neither go nor level set a limit: the variant's default think time
+                limit = self.level or Limit(time=default_movetime(self.board.variant))
             searcher = self.searcher()
             level = self.values["level"]
             if level < LEVEL_MAX and self.player is None:

@@ -63,7 +63,7 @@ from emergo.game import (
     TimeControl,
 )
 from emergo.geometry import Names
-from emergo.levels import LEVEL_MAX, LEVELS
+from emergo.levels import LEVEL_MAX, LEVELS, default_movetime
 from emergo.players import PLAYERS, searcher
 from emergo.record import Game as Record
 from emergo.record import read_game, write_game
@@ -108,7 +108,8 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         "--movetime",
         type=seconds(0.001, SECONDS_MAX),
         metavar="S",
-        help=f"seconds a computer thinks per move, and hint (default {DEFAULT_MOVETIME:g}; "
+        help=f"seconds a computer thinks per move, and hint (default {DEFAULT_MOVETIME:g}, "
+        f"{default_movetime('hex'):g} on hex; "
         "with --time-control the clock decides unless this is given)",
     )
     p.add_argument(
@@ -685,7 +686,7 @@ class PlaySession:
     def hint(self) -> None:
         """The engine's move for the side to move, with its score and line."""
         board = self.game.board
-        result = self.game.hint(Limit(time=self.seats.movetime or DEFAULT_MOVETIME))
+        result = self.game.hint(Limit(time=self.seats.movetime or default_movetime(board.variant)))
         if result.move is None:
             self.console.error("no hint: there is no legal move")
             return
