@@ -51,6 +51,7 @@ from emergo.game import (
     Thinking,
     TimeControl,
 )
+from emergo.levels import default_movetime
 from emergo.search import Limit, Searcher
 from emergo.web import timing
 from emergo.web.analysis import in_search_thread, info_data
@@ -471,6 +472,8 @@ class LiveGame:
             allowed += player.limit.time
         elif game.time_control is not None:  # it thinks within its clock
             allowed += max(game.clock(game.turn) or 0.0, 0.0)
+        else:  # the game gives it the variant's default time
+            allowed += default_movetime(game.board.variant)
         return allowed
 
     def state(self) -> JSON:
