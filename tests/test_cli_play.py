@@ -105,6 +105,34 @@ def test_ctrl_c_stops_the_engine_then_offers_to_save(tmp_path: Path) -> None:
     assert "1. f4 *" in saved and '[Black "emergo engine, level 11"]' in saved
 
 
+def test_ctrl_c_as_the_thinking_status_is_shown_stops_the_thought() -> None:
+    # the race the pexpect test above can hit under load, made certain: the Ctrl-C arrives
+    # while "thinks... (Ctrl-C stops it)" is being written
+    import io
+
+    from emergo.cli.play import Console, PlaySession
+    from emergo.game import Game
+
+    class InterruptedStatus(Console):
+        interrupts = 1
+
+        def status(self, text: str) -> None:
+            if self.interrupts:
+                self.interrupts -= 1
+                raise KeyboardInterrupt
+            super().status(text)
+
+    out = io.StringIO()
+    console = InterruptedStatus(io.StringIO("d4\nundo\n"), out)
+    seats = Seats({WHITE: "human", BLACK: "engine"}, movetime=30.0)
+    session = PlaySession(
+        seats, console, start=lambda s: Game(s.player(WHITE), s.player(BLACK)), show_board=False
+    )
+    assert session.run() == 0  # to the end of its input, not left at the Ctrl-C
+    assert "stopped the computer's thought" in out.getvalue()
+    assert "taken back: d4" in out.getvalue()
+
+
 def test_load_resumes_at_the_terminal(tmp_path: Path) -> None:
     record = tmp_path / "game.egn"
     record.write_text('[White "Ann"]\n[Black "Bob"]\n\n1. d4 e6 *\n', encoding="utf-8")

@@ -558,9 +558,9 @@ class PlaySession:
     def await_computer(self) -> None:
         """Wait for a computer's move, showing the others' events; Ctrl-C stops its thought."""
         game = self.game
-        if game.thinking and self.seats.humans():
-            self.console.status(f"{self.label(game.turn)} thinks... (Ctrl-C stops it)")
-        try:
+        try:  # from the status on: a Ctrl-C the moment it is shown must stop the thought too
+            if game.thinking and self.seats.humans():
+                self.console.status(f"{self.label(game.turn)} thinks... (Ctrl-C stops it)")
             while not game.wait(0.1):
                 self.drain()
         except KeyboardInterrupt:
