@@ -52,7 +52,7 @@ from emergo.game import (
     TimeControl,
 )
 from emergo.levels import default_movetime
-from emergo.search import Limit, Searcher
+from emergo.search import Searcher
 from emergo.web import timing
 from emergo.web.analysis import in_search_thread, info_data
 from emergo.web.inputs import body_json, id_of, parse_json
@@ -71,8 +71,6 @@ from emergo.web.store import Store
 log = logging.getLogger("emergo.web.games")
 
 COLORS: dict[str, Color] = {"white": WHITE, "black": BLACK}
-HINT_TIME = 1.0
-"""Seconds of a hint's search."""
 HANG_GRACE = 20.0
 """Seconds beyond its own limit after which a thinking engine counts as hung."""
 MAX_LIVE = 200
@@ -810,7 +808,7 @@ async def command(live: LiveGame, data: Any) -> JSON | None:
             if game.is_over():
                 raise RequestError("the game is over", 409, kind="over")
             board = game.board
-            result = await in_search_thread(game.hint, Limit(time=HINT_TIME))
+            result = await in_search_thread(game.hint)  # the game's own hint time
             if result.move is None or not board.is_legal(result.move):
                 return {"type": "hint", "move": None, "lines": []}
             lines = [info_data(board, info) for info in result.infos[:1]]
