@@ -47,7 +47,7 @@ from emergo.web.analysis import (
     limit_from,
     review_data,
 )
-from emergo.web.inputs import board_of, body_json, names_of, parse_json, text_of
+from emergo.web.inputs import board_of, body_json, control_message, names_of, text_of
 from emergo.web.positions import (
     JSON,
     RequestError,
@@ -197,19 +197,11 @@ async def ws_analyse(ws: WebSocket) -> None:
             except KeyError:  # a binary frame
                 await send({"type": "error", "error": "send JSON text messages"})
                 continue
-            if len(raw) > MAX_BODY:
-                await send({"type": "error", "error": "message too large"})
-                continue
             try:
-                data = parse_json(raw)
-                if not isinstance(data, dict):
-                    raise RequestError("a message must be a JSON object")
-                kind = data.get("type")
+                kind, data = control_message(raw)
                 if kind == "stop":
                     analyst.stop()
                     continue
-                if kind != "start":
-                    raise RequestError("type must be start or stop")
                 board = board_of(data)
                 limit_from(data, allow_infinite=True)  # check before stopping the old search
                 if board.outcome() is not None:
@@ -385,17 +377,10 @@ async def ws_review(ws: WebSocket) -> None:
                 outbox.put_nowait({"type": "error", "error": "send JSON text messages"})
                 continue
             try:
-                if len(raw) > MAX_BODY:
-                    raise RequestError("message too large")
-                data = parse_json(raw)
-                if not isinstance(data, dict):
-                    raise RequestError("a message must be a JSON object")
-                kind = data.get("type")
+                kind, data = control_message(raw)
                 if kind == "stop":
                     stop.set()
                     continue
-                if kind != "start":
-                    raise RequestError("type must be start or stop")
                 if task is not None and not task.done():
                     raise RequestError("a review is running: stop it first")
                 board, seconds, names = review_request(data)

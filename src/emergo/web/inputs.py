@@ -30,6 +30,20 @@ async def body_json(request: Request) -> JSON:
     return data
 
 
+def control_message(raw: str) -> tuple[str, JSON]:
+    """A message of a search socket (``/ws/analysis``, ``/ws/review``): ``("start", data)`` or
+    ``("stop", data)``, or a :class:`RequestError` saying what is wrong."""
+    if len(raw) > MAX_BODY:
+        raise RequestError("message too large")
+    data = parse_json(raw)
+    if not isinstance(data, dict):
+        raise RequestError("a message must be a JSON object")
+    kind = data.get("type")
+    if kind not in ("start", "stop"):
+        raise RequestError("type must be start or stop")
+    return kind, data
+
+
 MAX_ID = 2**63 - 1
 """The largest id the store holds (SQLite's integers are 64-bit)."""
 
