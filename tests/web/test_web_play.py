@@ -136,7 +136,7 @@ def test_saved_games_resume_replay_delete(page: Any, server: str) -> None:
     row.get_by_role("button", name="Resume").click()
     page.wait_for_url(re.compile(rf"\?game={game_id}$"))
     expect(page.locator("#moves button")).to_have_count(2)
-    assert "White to enter" in page.locator("#status").inner_text()
+    expect(page.locator("#status")).to_contain_text("White to enter")  # drawn after the moves
     record = page.request.get(f"{server}/api/games/{game_id}/record").text()
     assert "1. c4 e5" in record
     page.locator(f"#games li[data-game='{game_id}']").get_by_role("button", name="Delete").click()
