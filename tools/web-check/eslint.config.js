@@ -22,4 +22,9 @@ export default [
       "no-new-func": "error",
     },
   },
+  {
+    // the unit tests (node --test): Node's globals, the same rules
+    files: ["tools/web-check/test/**/*.js"],
+    languageOptions: {ecmaVersion: 2022, sourceType: "module", globals: {...globals.node}},
+  },
 ];
