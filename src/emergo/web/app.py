@@ -70,6 +70,7 @@ SETTINGS = {
     "coordinates": (True, False),
     "animation": (True, False),
     "flipped": (True, False),
+    "sound": (True, False),
 }
 """The settings the page may store, with their allowed values."""
 
