@@ -66,7 +66,7 @@ export function click(moves, prefix, square, label = (s) => s) {
     const at = prefix.indexOf(square, 1);
     if (at > 0) {
       // a landing the board took already (every route goes there): the player confirms it
-      const dests = destinations(moves, prefix).map(label);
+      const dests = destinations(moves, prefix).map(label).sort();
       return {type: "keep", note: `${label(square)} is on every route: now ${dests.length > 1 ? `choose ${dests.slice(0, -1).join(", ")} or ${dests[dests.length - 1]}` : dests[0] || "go on"}`};
     }
     // a drop (or click) further along a route: taken when only one way leads there
