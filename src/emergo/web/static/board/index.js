@@ -230,9 +230,10 @@ export function Board(element, config) {
     cursor: {
       get: () => ui.cursor,
       set(square, visible) {
+        const was = ui.showCursor;
         ui.cursor = square || ui.cursor || ui.moves[0]?.path[0] || state.squares[0]?.name || null;
         ui.showCursor = visible;
-        redraw();
+        if (visible || was) redraw(); // a click moves the hidden cursor: nothing to draw (and the move goes first)
       },
       step(dx, dy) {
         const next = ui.cursor ? L.neighbour(ui.cursor, dx, dy) : state.squares[0]?.name || null;

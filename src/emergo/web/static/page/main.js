@@ -12,10 +12,14 @@ import {applySettings, changeSettings, loadSettings, settings} from "./settings.
 import {ask, initConfirm, dismiss} from "./confirm.js";
 import {initSaved, refreshSaved} from "./saved.js";
 import {chosenSetup, wireSetup} from "./setup.js";
-import {AnalysisController} from "./analysis.js";
-import {PlayController} from "./play.js";
 
-/** @type {AnalysisController|PlayController|null} */
+/**
+ * The controller shown; each view's module is loaded when first shown (a game's is not part of
+ * the analysis board's first load).
+ * @typedef {import("./analysis.js").AnalysisController} AnalysisController
+ * @typedef {import("./play.js").PlayController} PlayController
+ * @type {AnalysisController|PlayController|null}
+ */
 let controller = null;
 
 const HEX_VIEW = "The hexagon (R4 hex) has one picture and one naming: no diamond/checkerboard view, no checkerboard names";
@@ -41,6 +45,7 @@ function mount(page, make) {
 
 /** The analysis board. @param {import("./analysis.js").AnalysisStart} what */
 async function analysis(what) {
+  const {AnalysisController} = await import("./analysis.js");
   const c = /** @type {AnalysisController} */ (mount("analysis", () => new AnalysisController(app)));
   await c.open(what);
   applyShape(c.geometry);
@@ -48,6 +53,7 @@ async function analysis(what) {
 
 /** A game. @param {number} id */
 async function game(id) {
+  const {PlayController} = await import("./play.js");
   setAddress(`/?game=${id}`);
   const c = /** @type {PlayController} */ (mount("game", () => new PlayController(app, id)));
   $("page-title").textContent = `Game ${id}`;
@@ -96,7 +102,7 @@ const app = {
 
 /** Leave the game shown (asking first while it is under way), then do `then`. @param {() => void} then */
 async function leaving(then) {
-  if (controller instanceof PlayController && controller.msg && !controller.msg.state.outcome) {
+  if (controller && "msg" in controller && controller.msg && !controller.msg.state.outcome) {
     const clock = controller.msg.clock ? " Its clock keeps running." : "";
     if (!(await ask(`Leave game ${controller.id}? It stays in Saved games, to resume.${clock}`, "Leave game", "Stay"))) return;
   }
@@ -129,7 +135,7 @@ function wire() {
     replay: (id) => leaving(() => app.go({page: "analysis-game", id})),
     openStudy: (id) => leaving(() => app.go({page: "study", id})),
     deleted: (kind, id) => {
-      if (kind === "game" && controller instanceof PlayController && controller.id === id) app.go({page: "analysis"});
+      if (kind === "game" && controller && "msg" in controller && controller.id === id) app.go({page: "analysis"});
     },
   });
   $("view").addEventListener("click", toggleView);

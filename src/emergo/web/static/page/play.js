@@ -190,8 +190,7 @@ export class PlayController {
       playSound("end");
       refreshSaved();
     }
-    if (!previous || msg.state.ply !== previous.state.ply) this.board.set({drawable: {shapes: [], autoShapes: []}});
-    this.show(newMove);
+    this.show(newMove, !previous || msg.state.ply !== previous.state.ply);
     if (msg.analysis && input("show-thinking").checked) drawLines([msg.analysis], msg.state.ply + 1, this.tree.firstTurn, null);
     if (this.mine()) this.board.playPremove();
     else this.offerPremoves();
@@ -216,8 +215,8 @@ export class PlayController {
     return humans.length === 1 ? humans[0] : this.msg ? this.msg.state.turn : "white";
   }
 
-  /** @param {boolean} animate */
-  show(animate) {
+  /** @param {boolean} animate @param {boolean} [fresh] a new position: the arrows drawn go */
+  show(animate, fresh = false) {
     const m = this.msg;
     const node = this.tree.here;
     const data = node.data || m.state;
@@ -228,6 +227,7 @@ export class PlayController {
       lastMove: data.lastMove,
       movable: mine ? {moves: data.moves, forbidden: data.forbidden, required: data.required} : null,
       premovable: {enabled: latest && !mine && !m.state.outcome && this.humans().length === 1},
+      ...(fresh ? {drawable: {shapes: [], autoShapes: []}} : {}),
       animate,
     });
     const names = {white: m.players.white.display, black: m.players.black.display};
