@@ -19,15 +19,16 @@
 import {Board} from "../board/index.js";
 import {api} from "./api.js";
 import {$, buttonEl, errorText, input, say, select} from "./dom.js";
-import {recordDate, resultText, startPosition, statusText} from "./format.js";
+import {resultText, startPosition, statusText} from "./format.js";
 import {Tree} from "./tree.js";
 import {MoveList} from "./movelist.js";
 import {drawPlayers} from "./players.js";
 import {boardSettings, onSettings, settings} from "./settings.js";
 import {Analyst, clearLines, drawLines} from "./engine.js";
 import {Review} from "./review.js";
-import {brushed, positionText, takeFromHands} from "./editor.js";
-import {refreshSaved} from "./saved.js";
+import {editSquare, positionText, startEditing, stopEditing} from "./editor.js";
+import {Study} from "./study.js";
+import {exportRecord, showRecord} from "./records.js";
 import {playSound} from "./sound.js";
 
 export class AnalysisController {
@@ -48,7 +49,7 @@ export class AnalysisController {
     this.editing = null;
     /** @type {ReturnType<typeof Review>|null} */
     this.review = null;
-    this.study = {id: /** @type {number|null} */ (null), epoch: 0, timer: 0, saving: false, again: false, edits: 0};
+    this.study = new Study(() => ({start: this.tree.start, tree: this.tree.toJson()}));
     /** The node the engine's lines are of. @type {TreeNode|null} */
     this.analysed = null;
     /** @type {import("./engine.js").Line[]} */
@@ -159,7 +160,7 @@ export class AnalysisController {
     this.stopAnalysis();
     this.analyst.close();
     this.review?.close();
-    this.forgetStudy();
+    this.study.forget();
     for (const off of this.offs) off();
     this.board.destroy();
     this.request++;
@@ -181,7 +182,7 @@ export class AnalysisController {
    */
   async load(start, moves = [], ply, answer) {
     const data = answer || (await api("/api/position", {pos: start, moves}));
-    this.forgetStudy();
+    this.study.forget();
     this.tree = Tree.line(data.line.start, data.line.turn, data.line.moves);
     this.tree.end.data = data;
     this.ending = null;
@@ -210,11 +211,9 @@ export class AnalysisController {
     const data = await api(`/api/studies/${id}`);
     await this.load(data.start, [], 0);
     this.tree.grow(this.tree.root, data.tree);
-    this.study.id = id;
-    history.replaceState(null, "", `/?study=${id}`);
+    this.study.opened(id);
     this.tree.follow(this.tree.root);
     await this.goto(this.tree.moves.length);
-    document.documentElement.dataset.study = "saved";
   }
 
   // --- moving through the tree --------------------------------------------------------------
@@ -356,60 +355,9 @@ export class AnalysisController {
     }
   }
 
-  // --- the study: the tree kept on the server, saved as it is edited ------------------------
-
-  forgetStudy() {
-    const s = this.study;
-    s.epoch++;
-    clearTimeout(s.timer);
-    if (s.id === null) return;
-    s.id = null;
-    if (new URL(location.href).searchParams.has("study")) history.replaceState(null, "", "/");
-  }
-
-  /** The tree was edited: save it soon (one save for a burst of edits). */
+  /** The tree was edited: the study is saved soon. */
   treeChanged() {
-    const s = this.study;
-    if (s.id === null && !this.tree.root.children.length) return;
-    s.edits++;
-    document.documentElement.dataset.study = "pending";
-    clearTimeout(s.timer);
-    s.timer = setTimeout(() => this.saveStudy(), 400);
-  }
-
-  async saveStudy() {
-    const s = this.study;
-    if (s.saving) {
-      s.again = true;
-      return;
-    }
-    s.saving = true;
-    const epoch = s.epoch;
-    const sent = s.edits;
-    document.documentElement.dataset.study = "saving";
-    try {
-      const body = {start: this.tree.start, tree: this.tree.toJson()};
-      if (s.id === null) {
-        const data = await api("/api/studies", body);
-        if (epoch === s.epoch) {
-          s.id = data.id;
-          history.replaceState(null, "", `/?study=${data.id}`);
-          refreshSaved();
-        }
-      } else {
-        await api(`/api/studies/${s.id}`, body, "PUT");
-      }
-      if (epoch === s.epoch) document.documentElement.dataset.study = s.edits === sent ? "saved" : "pending";
-    } catch (e) {
-      document.documentElement.dataset.study = "error";
-      say(`the study is not saved: ${errorText(e)}`);
-    } finally {
-      s.saving = false;
-      if (s.again) {
-        s.again = false;
-        if (epoch === s.epoch) this.saveStudy();
-      }
-    }
+    this.study.changed(!this.tree.root.children.length);
   }
 
   // --- the engine -----------------------------------------------------------------------------
@@ -465,31 +413,17 @@ export class AnalysisController {
     this.review = Review(this.tree.start, nodes, () => this.drawMoves());
   }
 
-  // --- the position editor ------------------------------------------------------------------
+  // --- the position editor ----------------------------------------------------------------
 
   startEditing() {
     if (!this.current) return;
     this.stopAnalysis();
-    this.editing = {pieces: structuredClone(this.current.pieces)};
-    input("hand-w").value = String(this.current.hands.white);
-    input("hand-b").value = String(this.current.hands.black);
-    select("edit-turn").value = this.current.turn === "white" ? "w" : "b";
-    $("editor").hidden = false;
-    $("edit").setAttribute("aria-pressed", "true");
-    this.board.set({pieces: this.editing.pieces, lastMove: null, movable: null});
-    $("status").textContent = "Editing the position: click squares with the brush; Done checks it";
-    say("a man put on the board comes from its side's hand; Done checks the position", false);
+    this.editing = startEditing(this.board, this.current);
   }
 
   /** @param {string} square */
   editSquare(square) {
-    if (!this.editing) return false;
-    const change = brushed(this.editing.pieces[square], select("brush").value);
-    if (change.piece) this.editing.pieces[square] = change.piece;
-    else delete this.editing.pieces[square];
-    takeFromHands(change.white, change.black);
-    this.board.set({pieces: {...this.editing.pieces}, lastMove: null, movable: null});
-    return true;
+    return !!this.editing && editSquare(this.board, this.editing, square);
   }
 
   async finishEditing() {
@@ -498,8 +432,7 @@ export class AnalysisController {
     try {
       const data = await api("/api/position", {pos, moves: []});
       this.editing = null;
-      $("editor").hidden = true;
-      $("edit").setAttribute("aria-pressed", "false");
+      stopEditing();
       await this.load(pos, [], undefined, data);
       say("");
     } catch (e) {
@@ -523,25 +456,9 @@ export class AnalysisController {
     }
   }
 
-  /** The main line as a record: its comments and marks, the tags read, today's date, the result where the record had one. */
   async exportRecord() {
     try {
-      const main = this.tree.mainLine();
-      const {comments, marks} = this.tree.annotations();
-      /** @type {Record<string, string>} */
-      const tags = {Date: recordDate(new Date()), ...this.tags};
-      const end = main.length ? main[main.length - 1] : this.tree.root;
-      if (!this.ending || this.ending.node !== end) {
-        delete tags.Result;
-        delete tags.Termination;
-      }
-      const body = {pos: this.tree.start, moves: main.map((n) => /** @type {MoveInfo} */ (n.move).text), names: settings.names, tags, comments, marks};
-      const data = await api("/api/record/export", body);
-      /** @type {HTMLTextAreaElement} */ ($("record")).value = data.text;
-      const link = /** @type {HTMLAnchorElement} */ ($("download"));
-      if (link.href) URL.revokeObjectURL(link.href);
-      link.href = URL.createObjectURL(new Blob([data.text], {type: "text/plain"}));
-      link.hidden = false;
+      showRecord(await exportRecord(this.tree, this.tags, this.ending ? this.ending.node : null));
     } catch (e) {
       say(errorText(e));
     }

@@ -5,8 +5,10 @@
  * and a man taken off goes back to it, so the counts stay right while editing.
  *
  * @typedef {import("../board/types.js").Piece} Piece
+ * @typedef {import("../board/types.js").BoardApi} BoardApi
+ * @typedef {{pieces: Record<string, Piece>}} Editing
  */
-import {input, select} from "./dom.js";
+import {$, input, say, select} from "./dom.js";
 
 /**
  * A new stack after a click with a brush (white, black or empty), and the men it took from
@@ -41,4 +43,33 @@ export function takeFromHands(white, black) {
   for (const [id, n] of /** @type {[string, number][]} */ ([["hand-w", white], ["hand-b", black]])) {
     input(id).value = String(Math.max(0, Number(input(id).value) - n));
   }
+}
+
+/** Start editing the position shown (its pieces, hands and turn). @param {BoardApi} board @param {any} current @returns {Editing} */
+export function startEditing(board, current) {
+  const editing = {pieces: structuredClone(current.pieces)};
+  input("hand-w").value = String(current.hands.white);
+  input("hand-b").value = String(current.hands.black);
+  select("edit-turn").value = current.turn === "white" ? "w" : "b";
+  $("editor").hidden = false;
+  $("edit").setAttribute("aria-pressed", "true");
+  board.set({pieces: editing.pieces, lastMove: null, movable: null});
+  $("status").textContent = "Editing the position: click squares with the brush; Done checks it";
+  say("a man put on the board comes from its side's hand; Done checks the position", false);
+  return editing;
+}
+
+/** A click on a square while editing: the brush's stack there. @param {BoardApi} board @param {Editing} editing @param {string} square */
+export function editSquare(board, editing, square) {
+  const change = brushed(editing.pieces[square], select("brush").value);
+  if (change.piece) editing.pieces[square] = change.piece;
+  else delete editing.pieces[square];
+  takeFromHands(change.white, change.black);
+  board.set({pieces: {...editing.pieces}, lastMove: null, movable: null});
+  return true;
+}
+
+export function stopEditing() {
+  $("editor").hidden = true;
+  $("edit").setAttribute("aria-pressed", "false");
 }

@@ -43,9 +43,19 @@ function mount(page, make) {
   return controller;
 }
 
+/** The views' modules, each asked for once (the first load asks for its own at once). */
+const modules = {
+  /** @type {Promise<typeof import("./analysis.js")>|null} */
+  analysis: null,
+  /** @type {Promise<typeof import("./play.js")>|null} */
+  play: null,
+};
+const analysisModule = () => (modules.analysis = modules.analysis || import("./analysis.js"));
+const playModule = () => (modules.play = modules.play || import("./play.js"));
+
 /** The analysis board. @param {import("./analysis.js").AnalysisStart} what */
 async function analysis(what) {
-  const {AnalysisController} = await import("./analysis.js");
+  const {AnalysisController} = await analysisModule();
   const c = /** @type {AnalysisController} */ (mount("analysis", () => new AnalysisController(app)));
   await c.open(what);
   applyShape(c.geometry);
@@ -53,7 +63,7 @@ async function analysis(what) {
 
 /** A game. @param {number} id */
 async function game(id) {
-  const {PlayController} = await import("./play.js");
+  const {PlayController} = await playModule();
   setAddress(`/?game=${id}`);
   const c = /** @type {PlayController} */ (mount("game", () => new PlayController(app, id)));
   $("page-title").textContent = `Game ${id}`;
@@ -168,6 +178,8 @@ async function main() {
   const plain = !params.get("game") && !params.get("study");
   // The settings and the position are asked for at once: the first board waits for one trip.
   const first = plain ? api("/api/position", {pos, moves}).catch(() => null) : null;
+  if (params.get("game")) playModule();
+  else analysisModule(); // read while the answers come
   wire();
   await loadSettings(params);
   applySettings();
