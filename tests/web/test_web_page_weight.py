@@ -1,4 +1,4 @@
-"""The page loads few files (issue 18): index.html runs the built bundle, static/dist/ (the modules
+"""The page loads few files (issue 18): index.html runs the built bundle, static/built/ (the modules
 of static/page/ and static/board/ built by tools/web-check/build.mjs; `npm run check` fails when it
 is stale), and every file the bundle imports is there."""
 
@@ -17,15 +17,15 @@ IMPORT = re.compile(
 
 def test_the_page_runs_the_bundle_and_its_files_are_there() -> None:
     html = (STATIC / "index.html").read_text()
-    assert re.findall(r'<script type="module" src="([^"]+)">', html) == ["/static/dist/main.js"]
+    assert re.findall(r'<script type="module" src="([^"]+)">', html) == ["/static/built/main.js"]
     seen, todo = set(), ["main.js"]
     while todo:
         name = todo.pop()
         if name in seen:
             continue
         seen.add(name)
-        text = (STATIC / "dist" / name).read_text()
+        text = (STATIC / "built" / name).read_text()
         assert text.startswith("// Built from static/page/ and static/board/")
         todo += [target[2:] for target in IMPORT.findall(text)]
-    assert {p.name for p in (STATIC / "dist").iterdir()} == seen  # no stale chunk left
+    assert {p.name for p in (STATIC / "built").iterdir()} == seen  # no stale chunk left
     assert any(name.startswith("play-") for name in seen)  # a game's code: its own chunk

@@ -1,4 +1,4 @@
-// Builds the page's bundle, src/emergo/web/static/dist/: page/main.js and what it imports, the
+// Builds the page's bundle, src/emergo/web/static/built/: page/main.js and what it imports, the
 // board component included, as a few files (one per view, shared chunks) instead of thirty
 // modules; the sources stay the modules in static/board/ and static/page/. The bundle is
 // committed (users need no Node); `node build.mjs --check` (npm run check) fails when it is not
@@ -9,7 +9,7 @@ import {basename, join} from "node:path";
 import {fileURLToPath} from "node:url";
 
 const STATIC = fileURLToPath(new URL("../../src/emergo/web/static/", import.meta.url));
-const DIST = join(STATIC, "dist");
+const DIST = join(STATIC, "built");
 const check = process.argv.includes("--check");
 
 const result = await build({
@@ -35,12 +35,12 @@ if (check) {
   const stale = want.filter((name) => !have.includes(name) || readFileSync(join(DIST, name), "utf8") !== files.get(name));
   const extra = have.filter((name) => !files.has(name));
   if (stale.length || extra.length) {
-    console.error(`static/dist is not what the sources make (stale: ${stale.join(", ") || "none"}; extra: ${extra.join(", ") || "none"}): run npm run build in tools/web-check`);
+    console.error(`static/built is not what the sources make (stale: ${stale.join(", ") || "none"}; extra: ${extra.join(", ") || "none"}): run npm run build in tools/web-check`);
     process.exit(1);
   }
 } else {
   rmSync(DIST, {recursive: true, force: true});
   mkdirSync(DIST);
   for (const [name, text] of files) writeFileSync(join(DIST, name), text);
-  console.log(`static/dist: ${[...files.keys()].join(", ")}`);
+  console.log(`static/built: ${[...files.keys()].join(", ")}`);
 }

@@ -4,7 +4,7 @@ import globals from "globals";
 
 // Run from the repository root (npm run check does): with --config the base path is the cwd.
 export default [
-  {ignores: ["src/emergo/web/static/dist/"]},
+  {ignores: ["src/emergo/web/static/built/"]},
   js.configs.recommended,
   {
     files: ["src/emergo/web/static/**/*.js"],
