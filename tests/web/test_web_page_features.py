@@ -8,7 +8,7 @@ import re
 from typing import Any
 
 import pytest
-from tests.web.conftest import centre
+from tests.web.conftest import SHOTS, centre
 from tests.web.test_web_browser import click, open_page, square
 
 expect = pytest.importorskip("playwright.sync_api").expect
@@ -159,3 +159,53 @@ def test_comments_and_marks_are_kept_in_studies_and_records(page: Any, server: s
     page.click("#import")
     expect(page.locator("#moves button[data-ply='1']")).to_have_text("c4!?")
     expect(page.locator("#moves .comment")).to_have_text("the quiet way")
+
+
+def play_entries(page: Any, names: list[str]) -> None:
+    for name in names:
+        before = page.locator("#moves button").count()
+        page.mouse.click(*centre(page.locator(f"#board .dest.entry[data-square='{name}']")))
+        expect(page.locator("#moves button")).to_have_count(before + 1)
+
+
+@pytest.mark.parametrize("size", [(1200, 860), (390, 844)], ids=["desktop", "phone"])
+def test_the_play_and_analysis_pages_as_a_player_sees_them(
+    browser: Any, server: str, size: tuple[int, int]
+) -> None:
+    """The screenshots of docs/web.md (EMERGO_SCREENSHOTS=1 writes them there); the board is at
+    the top of the page, whole, on a phone too."""
+    name = "desktop" if size[0] > 800 else "phone"
+    context = browser.new_context(viewport={"width": size[0], "height": size[1]})
+    page = context.new_page()
+    open_page(page, server, "w 12/12", "e4 d6 f6 c4", theme="dark" if name == "phone" else "light")
+    page.click("#moves button[data-ply='3']")
+    page.click("#marks button[data-mark='!?']")
+    page.fill("#comment", "White takes the middle")
+    page.click("#last")
+    page.select_option("#atime", "1")
+    page.click("#analyse")
+    expect(page.locator("#analyse")).to_have_text("Analyse", timeout=10000)
+    right_drag(page, "c4", "c6")
+    board = page.locator("#board").bounding_box()
+    assert board["y"] < 160 and board["x"] >= 0 and board["x"] + board["width"] <= size[0]
+    page.evaluate("window.scrollTo(0, 0)")
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"analysis-{name}.png"))
+    # a game against the engine with a clock, a few moves in
+    page.click("#new7")
+    page.select_option("#opponent", "engine")
+    page.select_option("#level", "1")
+    page.select_option("#clock", "fischer")
+    page.fill("#clock-base", "5")
+    page.fill("#clock-inc", "3")
+    page.click("#start-new")
+    page.wait_for_url(re.compile(r"\?game=\d+"))
+    for ply in (0, 2, 4):
+        expect(page.locator("#board .dest.entry").first).to_be_attached(timeout=10000)
+        page.evaluate("window.scrollTo(0, 0)")  # the buttons clicked below scrolled the page
+        page.mouse.click(*centre(page.locator("#board .dest.entry").nth(3)))
+        expect(page.locator("#moves button")).to_have_count(ply + 2, timeout=10000)  # and a reply
+    expect(page.locator("#board .dest.entry").first).to_be_attached(timeout=10000)
+    page.evaluate("window.scrollTo(0, 0)")
+    page.screenshot(path=str(SHOTS / f"play-{name}.png"))
+    context.close()

@@ -249,6 +249,7 @@ export function Board(element, config) {
       start(square, e) {
         if (!state.drawable.enabled) return false;
         cancelPremove();
+        tip.hide();
         ui.drawing = {orig: square, brush: brushOf(e)};
         redraw();
         return true;

@@ -12,11 +12,11 @@ import {applySettings, changeSettings, loadSettings, settings} from "./settings.
 import {ask, initConfirm, dismiss} from "./confirm.js";
 import {initSaved, refreshSaved} from "./saved.js";
 import {chosenSetup, wireSetup} from "./setup.js";
+import {AnalysisController} from "./analysis.js";
 
 /**
- * The controller shown; each view's module is loaded when first shown (a game's is not part of
- * the analysis board's first load).
- * @typedef {import("./analysis.js").AnalysisController} AnalysisController
+ * The controller shown. A game's module is loaded with the first game (it is not part of the
+ * analysis board's first load); the analysis board's comes with this one.
  * @typedef {import("./play.js").PlayController} PlayController
  * @type {AnalysisController|PlayController|null}
  */
@@ -43,19 +43,12 @@ function mount(page, make) {
   return controller;
 }
 
-/** The views' modules, each asked for once (the first load asks for its own at once). */
-const modules = {
-  /** @type {Promise<typeof import("./analysis.js")>|null} */
-  analysis: null,
-  /** @type {Promise<typeof import("./play.js")>|null} */
-  play: null,
-};
-const analysisModule = () => (modules.analysis = modules.analysis || import("./analysis.js"));
-const playModule = () => (modules.play = modules.play || import("./play.js"));
+/** A game's module, asked for once (at start for a game's address). @type {Promise<typeof import("./play.js")>|null} */
+let play = null;
+const playModule = () => (play = play || import("./play.js"));
 
 /** The analysis board. @param {import("./analysis.js").AnalysisStart} what */
 async function analysis(what) {
-  const {AnalysisController} = await analysisModule();
   const c = /** @type {AnalysisController} */ (mount("analysis", () => new AnalysisController(app)));
   await c.open(what);
   applyShape(c.geometry);
@@ -178,8 +171,7 @@ async function main() {
   const plain = !params.get("game") && !params.get("study");
   // The settings and the position are asked for at once: the first board waits for one trip.
   const first = plain ? api("/api/position", {pos, moves}).catch(() => null) : null;
-  if (params.get("game")) playModule();
-  else analysisModule(); // read while the answers come
+  if (params.get("game")) playModule(); // read while the answers come
   wire();
   await loadSettings(params);
   applySettings();

@@ -115,9 +115,13 @@ export class PlayController {
       this.send({type: "move", text: input("move-text").value, names: settings.names, by: this.msg?.state.turn, version: this.socket.version});
       input("move-text").value = "";
     });
-    this.on("show-thinking", "change", () => {
+    const thinking = () => {
+      // the engine's lines, in a game only while asked for
+      $("analysis-panel").classList.toggle("quiet", !input("show-thinking").checked);
       if (!input("show-thinking").checked) clearLines();
-    });
+    };
+    thinking();
+    this.on("show-thinking", "change", thinking);
   }
 
   /** @param {KeyboardEvent} e */
@@ -138,6 +142,7 @@ export class PlayController {
     this.request++;
     dismiss();
     clearLines();
+    $("analysis-panel").classList.remove("quiet");
     $("draw-answer").hidden = true;
     document.title = "Emergo";
   }

@@ -1,27 +1,314 @@
 // Built from static/page/ and static/board/ by tools/web-check/build.mjs: do not edit.
-import {
-  $,
-  button,
-  clockText,
-  el,
-  lineNumbers,
-  moveNumber,
-  settings,
-  title,
-  whiteMoves
-} from "./chunk-LJW3SSK7.js";
+// ../../src/emergo/web/static/page/api.js
+var ApiError = class extends Error {
+  /** @param {string} message @param {number} status @param {Record<string, unknown>} body */
+  constructor(message, status, body) {
+    super(message);
+    this.status = status;
+    this.body = body;
+  }
+};
+async function api(path, body, method) {
+  const init = { method: method || (body === void 0 ? "GET" : "POST"), headers: {} };
+  if (body !== void 0) {
+    init.headers = { "content-type": "application/json" };
+    init.body = JSON.stringify(body);
+  }
+  const response = await fetch(path, init);
+  let data;
+  try {
+    data = await response.json();
+  } catch {
+    data = { error: `the server answered ${response.status}` };
+  }
+  if (!response.ok) {
+    const d = (
+      /** @type {Record<string, unknown>} */
+      data
+    );
+    throw new ApiError(String(d.error || response.statusText), response.status, d);
+  }
+  return data;
+}
+
+// ../../src/emergo/web/static/page/dom.js
+function $(id) {
+  const el2 = document.getElementById(id);
+  if (!el2) throw new Error(`no element #${id}`);
+  return el2;
+}
+var input = (id) => (
+  /** @type {HTMLInputElement} */
+  $(id)
+);
+var select = (id) => (
+  /** @type {HTMLSelectElement} */
+  $(id)
+);
+var buttonEl = (id) => (
+  /** @type {HTMLButtonElement} */
+  $(id)
+);
+function el(tag, cls, text) {
+  const e = document.createElement(tag);
+  if (cls) e.className = cls;
+  if (text !== void 0) e.textContent = text;
+  return e;
+}
+function button(label, action, cls) {
+  const b = (
+    /** @type {HTMLButtonElement} */
+    el("button", cls, label)
+  );
+  b.type = "button";
+  b.addEventListener("click", action);
+  return b;
+}
+function say(text, error = true) {
+  const m = $("message");
+  m.textContent = text;
+  m.classList.toggle("info", !error);
+}
+var errorText = (e) => e instanceof Error ? e.message : String(e);
+
+// ../../src/emergo/web/static/page/settings.js
+var settings = { view: "diamond", names: "oblique", theme: "light", coordinates: true, animation: true, flipped: false, sound: true };
+var listeners = /* @__PURE__ */ new Set();
+function onSettings(f) {
+  listeners.add(f);
+  return () => listeners.delete(f);
+}
+var boardSettings = () => ({
+  view: settings.view,
+  names: settings.names,
+  coordinates: settings.coordinates,
+  flipped: settings.flipped,
+  animation: { enabled: settings.animation, jump: 220 }
+});
+function applySettings() {
+  document.documentElement.dataset.theme = settings.theme;
+  const pressed = [
+    ["view", settings.view === "checker"],
+    ["flip", settings.flipped],
+    ["coords", settings.coordinates],
+    ["names", settings.names === "checker"],
+    ["anim", settings.animation],
+    ["theme", settings.theme === "dark"],
+    ["sound", settings.sound]
+  ];
+  for (const [id, on] of pressed) $(id).setAttribute("aria-pressed", String(on));
+  for (const f of listeners) f();
+}
+function changeSettings(change, keep = true) {
+  Object.assign(settings, change);
+  applySettings();
+  if (keep) api("/api/settings", change, "PUT").catch(() => {
+  });
+}
+async function loadSettings(params) {
+  try {
+    Object.assign(settings, await api("/api/settings"));
+  } catch {
+  }
+  for (
+    const key2 of
+    /** @type {(keyof Settings)[]} */
+    ["view", "names", "theme"]
+  ) {
+    const value = params.get(key2);
+    if (value) Object.assign(settings, { [key2]: value });
+  }
+  if (params.has("flip")) settings.flipped = params.get("flip") === "1";
+  if (params.has("animation")) settings.animation = params.get("animation") === "1";
+  if (params.has("sound")) settings.sound = params.get("sound") === "1";
+}
+
+// ../../src/emergo/web/static/page/confirm.js
+var pending = null;
+function answer(yes) {
+  const done = pending;
+  pending = null;
+  $("confirm").hidden = true;
+  if (done) done(yes);
+}
+function initConfirm() {
+  $("confirm-yes").addEventListener("click", () => answer(true));
+  $("confirm-no").addEventListener("click", () => answer(false));
+  document.addEventListener("keydown", (e) => {
+    if (e.key === "Escape" && pending) answer(false);
+  });
+}
+function ask(question, yes, no = "Cancel") {
+  if (pending) answer(false);
+  $("confirm-text").textContent = question;
+  $("confirm-yes").textContent = yes;
+  $("confirm-no").textContent = no;
+  $("confirm").hidden = false;
+  $("confirm-yes").focus({ preventScroll: true });
+  return new Promise((resolve) => {
+    pending = resolve;
+  });
+}
+function dismiss() {
+  if (pending) answer(false);
+  $("confirm").hidden = true;
+}
+
+// ../../src/emergo/web/static/page/saved.js
+var actions = null;
+var asked = 0;
+function initSaved(a) {
+  actions = a;
+  $("refresh-games").addEventListener("click", () => refreshSaved());
+  document.addEventListener("visibilitychange", () => {
+    if (document.visibilityState === "visible") refreshSaved();
+  });
+}
+async function refreshSaved() {
+  const mine = ++asked;
+  let games;
+  let studies;
+  try {
+    [games, studies] = await Promise.all([api("/api/games"), api("/api/studies").catch(() => ({ studies: [] }))]);
+  } catch {
+    return;
+  }
+  if (mine !== asked || !actions) return;
+  const a = actions;
+  const list = $("games");
+  list.replaceChildren();
+  for (const g of games.games) {
+    const li = el("li");
+    li.dataset.game = String(g.id);
+    const result = g.result === "*" ? "in progress" : `${g.result}${g.termination ? ` (${g.termination.replace("-", " ")})` : ""}`;
+    li.append(el("span", "what", `#${g.id} ${g.white} vs ${g.black} · ${g.variant} · ${result}`));
+    li.append(button(g.result === "*" ? "Resume" : "Open", () => a.resume(g.id), "small"));
+    li.append(button("Replay", () => a.replay(g.id), "small"));
+    const link = (
+      /** @type {HTMLAnchorElement} */
+      el("a", "button small", "Download")
+    );
+    link.href = `/api/games/${g.id}/record`;
+    li.append(link);
+    li.append(button("Delete", async () => {
+      await api(`/api/games/${g.id}`, void 0, "DELETE").catch(() => {
+      });
+      a.deleted("game", g.id);
+      refreshSaved();
+    }, "small"));
+    list.append(li);
+  }
+  for (const st of studies.studies) {
+    const li = el("li");
+    li.dataset.study = String(st.id);
+    li.append(el("span", "what", `Study #${st.id} · ${st.variant} · ${st.nodes} ${st.nodes === 1 ? "move" : "moves"}`));
+    li.append(button("Open", () => a.openStudy(st.id), "small"));
+    li.append(button("Delete", async () => {
+      await api(`/api/studies/${st.id}`, void 0, "DELETE").catch(() => {
+      });
+      a.deleted("study", st.id);
+      refreshSaved();
+    }, "small"));
+    list.append(li);
+  }
+}
+
+// ../../src/emergo/web/static/page/format.js
+var title = (color) => color[0].toUpperCase() + color.slice(1);
+var resultText = (o) => `${o.result} (${o.reason})`;
+function statusText(data) {
+  if (data.outcome) return `Game over: ${data.outcome.result}, ${data.outcome.reason}`;
+  const who = title(data.turn);
+  if (data.phase === "capture") {
+    const best = data.moves[0] ? data.moves[0].captured || 0 : 0;
+    const tied = data.moves.length > 1 ? `; ${data.moves.length} routes tie: choose one landing by landing` : "";
+    return `${who} must capture ${best} ${best === 1 ? "man" : "men"} (R8, R11): only the capturing pieces can be chosen${tied}`;
+  }
+  if (data.phase === "enter") {
+    const attacked = data.attacked ? " (under attack: any vacant square, R15)" : "";
+    return `${who} to enter${data.shadow ? ` a shadowpiece of ${data.entrySize}` : " a man"}: ${data.moves.length} squares may be entered${attacked}`;
+  }
+  return `${who} to step a piece (R17)`;
+}
+function moveNumber(ply, firstTurn) {
+  const slot = ply - 1 + (firstTurn === "white" ? 0 : 1);
+  return `${Math.floor(slot / 2) + 1}${slot % 2 ? "..." : "."}`;
+}
+var whiteMoves = (ply, firstTurn) => (ply - 1 + (firstTurn === "white" ? 0 : 1)) % 2 === 0;
+function lineNumbers(ply, firstTurn, count2) {
+  const out = [];
+  for (let k = 0; k < count2; k++) out.push(k === 0 || whiteMoves(ply + k, firstTurn) ? moveNumber(ply + k, firstTurn) : "");
+  return out;
+}
+function clockText(seconds) {
+  const t = Math.max(0, seconds);
+  if (t < 10) return `0:0${t.toFixed(1)}`;
+  const whole = Math.ceil(t);
+  const h = Math.floor(whole / 3600);
+  const m = Math.floor(whole % 3600 / 60);
+  const s = String(whole % 60).padStart(2, "0");
+  return h ? `${h}:${String(m).padStart(2, "0")}:${s}` : `${m}:${s}`;
+}
+var recordDate = (day) => `${day.getFullYear()}.${String(day.getMonth() + 1).padStart(2, "0")}.${String(day.getDate()).padStart(2, "0")}`;
+function otherTurn(position) {
+  const words = position.split(" ");
+  const k = words[0] === "w" || words[0] === "b" ? 0 : 1;
+  if (words[k] !== "w" && words[k] !== "b") return null;
+  words[k] = words[k] === "w" ? "b" : "w";
+  return words.join(" ");
+}
+var startPosition = (variant, men) => `${variant === "9x9" ? "" : `${variant} `}w ${men}/${men}`;
+
+// ../../src/emergo/web/static/page/setup.js
+function chosenSetup() {
+  const opponent = select("opponent").value;
+  const color = select("color").value;
+  let other = { kind: "engine", level: Number(select("level").value) };
+  if (opponent === "movetime") other = { kind: "engine", movetime: Number(select("movetime").value) };
+  if (opponent === "human") other = { kind: "human", name: color === "white" ? "Black" : "White" };
+  const me = { kind: "human", name: opponent === "human" ? title(color) : "You" };
+  const body = { white: color === "white" ? me : other, black: color === "white" ? other : me };
+  const clock = select("clock").value;
+  if (clock === "fischer") body.clock = { kind: "fischer", base: Number(input("clock-base").value) * 60, increment: Number(input("clock-inc").value) };
+  else if (clock === "per-move") body.clock = { kind: "per-move", base: Number(input("clock-move").value) };
+  return body;
+}
+function sameSetup(state) {
+  const player = (p) => {
+    if (p.kind === "human") return { kind: "human", name: p.name };
+    return p.movetime ? { kind: "engine", movetime: p.movetime } : { kind: "engine", level: p.level };
+  };
+  const body = { white: player(state.players.white), black: player(state.players.black) };
+  const c = state.clock;
+  if (c) body.clock = c.kind === "fischer" ? { kind: "fischer", base: c.base, increment: c.increment } : { kind: "per-move", base: c.base };
+  return body;
+}
+function wireSetup() {
+  document.getElementById("new-game")?.addEventListener("submit", (e) => e.preventDefault());
+  select("clock").addEventListener("change", () => {
+    const v = select("clock").value;
+    input("clock-base").closest("label")?.toggleAttribute("hidden", v !== "fischer");
+    input("clock-inc").closest("label")?.toggleAttribute("hidden", v !== "fischer");
+    input("clock-move").closest("label")?.toggleAttribute("hidden", v !== "per-move");
+  });
+  select("opponent").addEventListener("change", () => {
+    const v = select("opponent").value;
+    select("level").hidden = v !== "engine";
+    select("movetime").hidden = v !== "movetime";
+  });
+}
 
 // ../../src/emergo/web/static/board/geometry.js
 var S = 36;
 var D_HEX = 1.4 * S;
 var num = (x) => Math.round(x * 100) / 100;
-function layout(input) {
-  const { size: n, flipped } = input;
-  const hexagon = input.shape === "hexagon";
-  const view = hexagon ? "hexagon" : input.view;
-  const byName = new Map(input.squares.map((s) => [s.name, s]));
-  const byUV = new Map(input.squares.map((s) => [`${s.u},${s.v}`, s.name]));
-  const margin = input.coordinates ? 0.95 * S : 0.3 * S;
+function layout(input2) {
+  const { size: n, flipped } = input2;
+  const hexagon = input2.shape === "hexagon";
+  const view = hexagon ? "hexagon" : input2.view;
+  const byName = new Map(input2.squares.map((s) => [s.name, s]));
+  const byUV = new Map(input2.squares.map((s) => [`${s.u},${s.v}`, s.name]));
+  const margin = input2.coordinates ? 0.95 * S : 0.3 * S;
   const half = hexagon ? ((n - 1) / 2 + 0.8) * D_HEX : view === "checker" ? n * S / 2 : n * S / Math.SQRT2;
   const c = half + margin;
   const frame = { width: 2 * c, height: 2 * c, cx: c, cy: c };
@@ -71,7 +358,7 @@ function layout(input) {
   }
   function cells() {
     const dark = /* @__PURE__ */ new Map();
-    for (const sq of input.squares) dark.set(`${sq.file},${sq.rank}`, sq.name);
+    for (const sq of input2.squares) dark.set(`${sq.file},${sq.rank}`, sq.name);
     const out = [];
     for (let f = 1; f <= n; f++) for (let r = 1; r <= n; r++) out.push({ points: cell(f, r), square: dark.get(`${f},${r}`) || null });
     return out;
@@ -79,10 +366,10 @@ function layout(input) {
   const edge = () => polygon([at(0.5, 0.5), at(n + 0.5, 0.5), at(n + 0.5, n + 0.5), at(0.5, n + 0.5)]);
   function lines() {
     const out = [];
-    if (hexagon || view === "checker" && input.names === "checker") return out;
+    if (hexagon || view === "checker" && input2.names === "checker") return out;
     for (const family of ["u", "v"]) {
       for (let i = 1; i <= n; i++) {
-        const line = input.squares.filter((s) => (family === "u" ? s.u : s.v) === i);
+        const line = input2.squares.filter((s) => (family === "u" ? s.u : s.v) === i);
         if (!line.length) continue;
         line.sort((a, b) => family === "u" ? a.v - b.v : a.u - b.u);
         const first = line[0];
@@ -94,38 +381,38 @@ function layout(input) {
     return out;
   }
   function labels() {
-    if (!input.coordinates || !input.squares.length) return [];
+    if (!input2.coordinates || !input2.squares.length) return [];
     const out = [];
     const letters = "abcdefghi";
     if (hexagon) {
       for (let u = 1; u <= n; u++) {
-        const vs = input.squares.filter((s) => s.u === u).map((s) => s.v);
+        const vs = input2.squares.filter((s) => s.u === u).map((s) => s.v);
         out.push({ p: hexPoint(u, Math.min(...vs) - 0.85), text: letters[u - 1] });
       }
       for (let v = 1; v <= n; v++) {
-        const us = input.squares.filter((s) => s.v === v).map((s) => s.u);
+        const us = input2.squares.filter((s) => s.v === v).map((s) => s.u);
         out.push({ p: v < mid ? hexPoint(Math.min(...us) - 0.85, v - 0.42) : hexPoint(Math.max(...us) + 0.85, v + 0.42), text: String(v) });
       }
-    } else if (input.names === "checker") {
+    } else if (input2.names === "checker") {
       const edge2 = flipped ? n + 0.85 : 0.15;
       for (let i = 1; i <= n; i++) {
         out.push({ p: at(i, edge2), text: letters[i - 1] });
         out.push({ p: at(edge2, i), text: String(i) });
       }
     } else if (view === "checker") {
-      for (const sq of input.squares) {
+      for (const sq of input2.squares) {
         const p = at(sq.file - 0.3 * (flipped ? -1 : 1), sq.rank + 0.28 * (flipped ? -1 : 1));
         out.push({ p, text: sq.name, small: true });
       }
     } else {
       const m = 0.85;
       for (let u = 1; u <= n; u++) {
-        const vs = input.squares.filter((s) => s.u === u).map((s) => s.v);
+        const vs = input2.squares.filter((s) => s.u === u).map((s) => s.v);
         if (u <= mid) out.push({ p: oblique(u, Math.min(...vs) - m), text: letters[u - 1] });
         if (u >= mid) out.push({ p: oblique(u, Math.max(...vs) + m), text: letters[u - 1] });
       }
       for (let v = 1; v <= n; v++) {
-        const us = input.squares.filter((s) => s.v === v).map((s) => s.u);
+        const us = input2.squares.filter((s) => s.v === v).map((s) => s.u);
         if (v <= mid) out.push({ p: oblique(Math.max(...us) + m, v), text: String(v) });
         if (v >= mid) out.push({ p: oblique(Math.min(...us) - m, v), text: String(v) });
       }
@@ -136,7 +423,7 @@ function layout(input) {
     const here = point(from);
     let best = null;
     let bestScore = Infinity;
-    for (const sq of input.squares) {
+    for (const sq of input2.squares) {
       const p = point(sq.name);
       const along = (p.x - here.x) * dx + (p.y - here.y) * dy;
       if (along <= 1) continue;
@@ -714,7 +1001,7 @@ function Board(element, config) {
     if (state.events.move) state.events.move(move, { premove: false });
     redraw();
   }
-  function select(square) {
+  function select2(square) {
     ui.prefix = [];
     if (state.events.select) state.events.select(square);
     if (square) {
@@ -743,7 +1030,7 @@ function Board(element, config) {
         if (state.events.refused) state.events.refused(square, `several routes reach ${label(square)}: choose the landings one by one`);
         return;
       case "cancel":
-        select(null);
+        select2(null);
         break;
       default:
         break;
@@ -801,7 +1088,7 @@ function Board(element, config) {
     pick(square) {
       if (!startsMove(ui.moves, square)) return false;
       if (ui.premove && state.premovable.current) cancelPremove();
-      if (!(ui.prefix.length === 1 && ui.prefix[0] === square)) select(square);
+      if (!(ui.prefix.length === 1 && ui.prefix[0] === square)) select2(square);
       return ui.prefix[0] === square;
     },
     selected: () => ui.prefix.length ? ui.prefix[0] : null,
@@ -814,7 +1101,7 @@ function Board(element, config) {
       else tip.hide();
     },
     cancel() {
-      select(null);
+      select2(null);
       cancelPremove();
       tip.hide();
     },
@@ -840,6 +1127,7 @@ function Board(element, config) {
       start(square, e) {
         if (!state.drawable.enabled) return false;
         cancelPremove();
+        tip.hide();
         ui.drawing = { orig: square, brush: brushOf(e) };
         redraw();
         return true;
@@ -932,9 +1220,9 @@ function Board(element, config) {
   return {
     set,
     state,
-    select,
+    select: select2,
     click: click2,
-    cancelMove: () => select(null),
+    cancelMove: () => select2(null),
     playPremove,
     cancelPremove,
     setShapes,
@@ -1453,6 +1741,33 @@ function playSound(name) {
 }
 
 export {
+  api,
+  $,
+  input,
+  select,
+  buttonEl,
+  say,
+  errorText,
+  settings,
+  onSettings,
+  boardSettings,
+  applySettings,
+  changeSettings,
+  loadSettings,
+  initConfirm,
+  ask,
+  dismiss,
+  initSaved,
+  refreshSaved,
+  title,
+  resultText,
+  statusText,
+  recordDate,
+  otherTurn,
+  startPosition,
+  chosenSetup,
+  sameSetup,
+  wireSetup,
   Board,
   Tree,
   MoveList,

@@ -1,39 +1,35 @@
 // Built from static/page/ and static/board/ by tools/web-check/build.mjs: do not edit.
 import {
-  ask,
-  dismiss,
-  sameSetup
-} from "./chunk-MMPSMWL6.js";
-import {
+  $,
   Board,
   MoveList,
   Socket,
   Tree,
-  clearLines,
-  clockLeft,
-  drawClocks,
-  drawLines,
-  drawPlayers,
-  isLow,
-  playSound
-} from "./chunk-4PYBEYXH.js";
-import {
-  $,
   api,
+  ask,
   boardSettings,
   buttonEl,
   changeSettings,
+  clearLines,
+  clockLeft,
+  dismiss,
+  drawClocks,
+  drawLines,
+  drawPlayers,
   errorText,
   input,
+  isLow,
   onSettings,
   otherTurn,
+  playSound,
   refreshSaved,
   resultText,
+  sameSetup,
   say,
   settings,
   statusText,
   title
-} from "./chunk-LJW3SSK7.js";
+} from "./chunk-MCNIQ3S7.js";
 
 // ../../src/emergo/web/static/page/play.js
 var PlayController = class {
@@ -117,9 +113,12 @@ var PlayController = class {
       this.send({ type: "move", text: input("move-text").value, names: settings.names, by: this.msg?.state.turn, version: this.socket.version });
       input("move-text").value = "";
     });
-    this.on("show-thinking", "change", () => {
+    const thinking = () => {
+      $("analysis-panel").classList.toggle("quiet", !input("show-thinking").checked);
       if (!input("show-thinking").checked) clearLines();
-    });
+    };
+    thinking();
+    this.on("show-thinking", "change", thinking);
   }
   /** @param {KeyboardEvent} e */
   key(e) {
@@ -138,6 +137,7 @@ var PlayController = class {
     this.request++;
     dismiss();
     clearLines();
+    $("analysis-panel").classList.remove("quiet");
     $("draw-answer").hidden = true;
     document.title = "Emergo";
   }
