@@ -29,7 +29,7 @@ import {
   settings,
   statusText,
   title
-} from "./chunk-MCNIQ3S7.js";
+} from "./chunk-KIPAP6XL.js";
 
 // ../../src/emergo/web/static/page/play.js
 var PlayController = class {

@@ -966,6 +966,7 @@ function Board(element, config) {
       element.dataset.flipped = String(state.flipped);
       drawFrame(root, layers, L, state);
     }
+    element.classList.toggle("keyboard", ui.showCursor);
     const im = inputMoves(state);
     ui.moves = shown ? [] : im.moves;
     ui.premove = im.premove;
