@@ -103,10 +103,10 @@ def _number(data: dict[str, Any], key: str) -> float | None:
 
 def _flag(data: dict[str, Any], key: str) -> bool:
     value = data.get(key, False)
-    if isinstance(value, bool):
-        return value
+    if value is True or value is False:
+        return bool(value)
     if value in ("true", "false"):
-        return value == "true"
+        return bool(value == "true")
     raise ChallengeError(f"{key} must be true or false")
 
 

@@ -58,13 +58,13 @@ def clean(text: Any) -> str:
     """A chat line as stored: trimmed, control characters (and lone surrogates) refused."""
     if not isinstance(text, str):
         raise ChatError("text must be a string")
-    text = text.strip()
-    if not 1 <= len(text) <= MAX_LENGTH:
+    line: str = text.strip()
+    if not 1 <= len(line) <= MAX_LENGTH:
         raise ChatError(f"a chat line is 1 to {MAX_LENGTH} characters")
-    for ch in text:
+    for ch in line:
         if unicodedata.category(ch) in ("Cc", "Cs") or ch in _BIDI:
             raise ChatError("a chat line has no control characters")
-    return text
+    return line
 
 
 def may_read(room: str, *, player: bool, over: bool) -> bool:

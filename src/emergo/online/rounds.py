@@ -495,11 +495,7 @@ def _clocks(state: rnd.RoundState, t: float) -> tuple[float, float] | None:
 
 
 def _result(outcome: Any) -> str:
-    from emergo.board import Termination
-
-    if outcome.termination == getattr(Termination, "ABORTED", None):
-        return "*"
-    result: str = outcome.result()
+    result: str = outcome.result()  # "*" for an aborted game
     return result
 
 

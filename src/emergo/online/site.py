@@ -141,9 +141,9 @@ class Site:
         """Delete an account: its games in progress are aborted (or resigned), its open
         challenges canceled, its name and secrets removed; its games stay, anonymised."""
         for game in self.rounds.playing(user.id, limit=1000):
-            for command in (rnd.Abort, rnd.Resign):
+            for action in ("abort", "resign"):
                 try:
-                    self.rounds.play(game.id, user.id, lambda color, _g, c=command: c(by=color))
+                    self.rounds.play(game.id, user.id, make_command(action))
                     break
                 except (rnd.RoundError, GameError):
                     continue

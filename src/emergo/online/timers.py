@@ -22,7 +22,7 @@ import functools
 import logging
 import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from sqlalchemy import delete
 
@@ -30,7 +30,23 @@ from emergo.online import models as m
 from emergo.online.db import now
 
 if TYPE_CHECKING:
-    from emergo.online.site import Site
+    from emergo.online.challenges import Challenges
+    from emergo.online.db import Database
+    from emergo.online.limits import SharedLimiter
+    from emergo.online.presence import Presence
+    from emergo.online.rounds import Rounds
+
+
+class Site(Protocol):
+    """What the periodic work needs of :class:`emergo.online.site.Site`."""
+
+    db: Database
+    rounds: Rounds
+    presence: Presence
+    challenges: Challenges
+    shared_limits: SharedLimiter
+    process_id: str | None
+
 
 log = logging.getLogger("emergo.online.timers")
 
@@ -93,3 +109,4 @@ class Periodic:
         with site.db.write() as tx:
             tx.execute(delete(m.user_events).where(m.user_events.c.at < t - USER_EVENTS_KEPT))
             tx.execute(delete(m.sessions).where(m.sessions.c.expires < t))
+            tx.execute(delete(m.crowds).where(m.crowds.c.seen < t - 86400))

@@ -327,14 +327,9 @@ def record_text(game: GameView) -> str:
     g = record.Game.from_board(board, **tags)
     outcome = game.state.outcome
     if outcome is not None and board.outcome() is None:
-        result = outcome.result() if outcome.winner is not None or _drawn(outcome) else "*"
-        g.headers["Result"] = result
+        g.headers["Result"] = outcome.result()
         g.headers["Termination"] = outcome.termination.value
     return record.write_game(g)
-
-
-def _drawn(outcome: Any) -> bool:
-    return outcome.winner is None and outcome.termination.value not in ("aborted",)
 
 
 # --- streams --------------------------------------------------------------------------------------
@@ -488,7 +483,7 @@ def _gone_line(game: GameView, since: float | None) -> dict[str, Any]:
         return {"type": "opponentGone", "gone": False}
     from emergo import round as rnd
 
-    grace = rnd.claim_grace(game.state) if hasattr(rnd, "claim_grace") else 0.0
+    grace = rnd.claim_grace(game.state.time_control)
     left = max(0.0, since + grace - now())
     return {"type": "opponentGone", "gone": True, "claimWinInSeconds": int(left + 0.999)}
 

@@ -23,7 +23,6 @@ def run(args: argparse.Namespace) -> int:
         from emergo.online.site import Site
         from emergo.web.online_app import create_online_app
         from emergo.web.online_security import MAX_BODY
-        from emergo.web.server import url_for
     except ImportError as e:
         print(
             f"emergo serve --online needs the online extra: pip install 'emergo[online]' ({e})",
@@ -68,7 +67,10 @@ def run(args: argparse.Namespace) -> int:
         access_log=False,
     )
     server = uvicorn.Server(uv_config)
-    url = url_for(config.host, config.port)
+    shown_host = config.host if config.host not in ("0.0.0.0", "::") else "127.0.0.1"
+    if ":" in shown_host:
+        shown_host = f"[{shown_host}]"
+    url = f"{'https' if config.https else 'http'}://{shown_host}:{config.port}/"
     where = shown(site.db.url)
 
     def announce() -> None:

@@ -1,0 +1,90 @@
+"""Fixtures of the online site's tests: a database on SQLite and on a real PostgreSQL, the site,
+an in-process client, accounts with tokens.
+
+PostgreSQL: a server of its own for the session (tests/online/pg.py: initdb in a temporary
+folder, a free port, ``pg_ctl -w start``), a fresh database a test made from a migrated
+template.  Skipped, saying why, only when the PostgreSQL binaries are not installed
+(tools/test.sh installs Debian's ``postgresql`` package).
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("starlette")
+pytest.importorskip("argon2")
+
+from emergo.online.config import Config
+from emergo.online.site import Site
+from tests.online.pg import Cluster, binaries
+
+FAST = {"argon2_time_cost": 1, "argon2_memory_kib": 64}
+"""Cheap password hashing for tests (the site's default costs ~0.1 s a hash)."""
+HOST = "http://127.0.0.1:8765"
+_numbers = itertools.count()
+
+
+@pytest.fixture(scope="session")
+def pg() -> Iterator[Cluster]:
+    """A PostgreSQL server of the session, with a migrated template database."""
+    pytest.importorskip("psycopg")
+    found = binaries()
+    if found is None:
+        pytest.skip("PostgreSQL is not installed (tools/test.sh installs Debian's postgresql)")
+    cluster = Cluster(found)
+    try:
+        from emergo.online.db import Database
+
+        url = cluster.create_database("emergo_template")
+        db = Database(url)
+        db.migrate()
+        db.close()
+        yield cluster
+    finally:
+        cluster.stop()
+
+
+def pg_database(cluster: Cluster) -> str:
+    return cluster.create_database(f"t{next(_numbers)}", template="emergo_template")
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """A fresh, migrated database: SQLite, then PostgreSQL."""
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'online.sqlite3'}"
+    cluster: Cluster = request.getfixturevalue("pg")
+    return pg_database(cluster)
+
+
+@pytest.fixture
+def site(db_url: str) -> Iterator[Site]:
+    s = Site.open(Config(db=db_url, **FAST), migrate=True)
+    yield s
+    s.close()
+
+
+@pytest.fixture
+def client(site: Site) -> Iterator[Any]:
+    """The site's app in process (its bus and timers running), as a TestClient."""
+    from starlette.testclient import TestClient
+
+    from emergo.web.online_app import create_online_app
+
+    with TestClient(create_online_app(site), base_url=HOST) as c:
+        yield c
+
+
+def bearer(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def account(site: Site, name: str, password: str = "a good password") -> tuple[Any, str]:
+    """A new account and a token with the default scopes."""
+    user = site.users.create(name, password)
+    return user, site.tokens.create(user.id)
