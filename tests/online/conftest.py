@@ -19,12 +19,19 @@ import pytest
 pytest.importorskip("starlette")
 pytest.importorskip("argon2")
 
-from emergo.online.config import Config
-from emergo.online.site import Site
 from tests.online.pg import Cluster, binaries
 
-FAST = {"argon2_time_cost": 1, "argon2_memory_kib": 64}
-"""Cheap password hashing for tests (the site's default costs ~0.1 s a hash)."""
+from emergo.online.config import Config, Limits
+from emergo.online.site import Site
+
+FAST: dict[str, Any] = {
+    "argon2_time_cost": 1,
+    "argon2_memory_kib": 64,
+    "limits": Limits(moves_per_second=10_000, challenges_per_minute=10_000),
+}
+"""Cheap password hashing for tests (the site's default costs ~0.1 s a hash), and limits
+that games played as fast as a test plays them do not reach (tests/online/test_limits.py
+tests the limits)."""
 HOST = "http://127.0.0.1:8765"
 _numbers = itertools.count()
 
@@ -88,3 +95,41 @@ def account(site: Site, name: str, password: str = "a good password") -> tuple[A
     """A new account and a token with the default scopes."""
     user = site.users.create(name, password)
     return user, site.tokens.create(user.id)
+
+
+@pytest.fixture
+def live(site: Site) -> Iterator[str]:
+    """The site served by a real uvicorn on a free port (a thread of this process): its URL."""
+    import threading
+    import time
+
+    import uvicorn
+    from tests.online.pg import free_port
+
+    from emergo.web.online_app import create_online_app
+
+    port = free_port()
+    config = uvicorn.Config(
+        create_online_app(site), host="127.0.0.1", port=port, log_level="warning", ws="websockets"
+    )
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 10
+    while not server.started:
+        if time.monotonic() > deadline:
+            raise RuntimeError("the test server did not start")
+        time.sleep(0.02)
+    yield f"http://127.0.0.1:{port}"
+    server.should_exit = True
+    thread.join(10)
+
+
+@pytest.fixture
+def players(site: Site, client: Any) -> tuple[Any, Any]:
+    """Ann and Bob, each with a token, on the in-process client."""
+    from tests.online.helpers import Player
+
+    _a, ann = account(site, "ann")
+    _b, bob = account(site, "bob")
+    return Player(client, "ann", ann), Player(client, "bob", bob)

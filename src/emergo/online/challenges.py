@@ -9,8 +9,8 @@ live ones after :data:`LIVE_EXPIRY`, correspondence and unlimited ones after
 :data:`CORRESPONDENCE_EXPIRY` (the housekeeping sweep marks them).  A challenge to a bot
 account is just a challenge: the bot's own process (issue 20) accepts it through the API.
 
-Time controls (lichess's limits): ``clock.limit`` 0-10800 seconds and ``clock.increment``
-0-180 (not both 0) for a live Fischer clock; ``days`` 1, 2, 3, 5, 7, 10 or 14 a move for
+Time controls (lichess's limits, but a clock starts with some time): ``clock.limit`` 1-10800
+seconds and ``clock.increment`` 0-180 for a live Fischer clock; ``days`` 1, 2, 3, 5, 7, 10 or 14 a move for
 correspondence; neither for unlimited.
 """
 
@@ -31,7 +31,7 @@ from emergo.online.users import DELETED_NAME, User
 LIVE_EXPIRY = 20 * 60.0
 CORRESPONDENCE_EXPIRY = 7 * 86400.0
 DAYS = (1, 2, 3, 5, 7, 10, 14)
-CLOCK_LIMIT = (0, 10800)
+CLOCK_LIMIT = (1, 10800)
 CLOCK_INCREMENT = (0, 180)
 COLORS = ("random", "white", "black")
 KINDS = ("direct", "seek", "link")
@@ -128,7 +128,8 @@ def terms_of(data: dict[str, Any]) -> Terms:
     if limit is not None or increment is not None:
         if days_value is not None:
             raise ChallengeError("give a clock or days, not both")
-        limit = limit or 0.0
+        if limit is None:
+            raise ChallengeError("a clock needs clock.limit (seconds)")
         increment = increment or 0.0
         if not CLOCK_LIMIT[0] <= limit <= CLOCK_LIMIT[1]:
             raise ChallengeError(f"clock.limit must be in {CLOCK_LIMIT[0]}..{CLOCK_LIMIT[1]} s")
@@ -136,8 +137,6 @@ def terms_of(data: dict[str, Any]) -> Terms:
             raise ChallengeError(
                 f"clock.increment must be in {CLOCK_INCREMENT[0]}..{CLOCK_INCREMENT[1]} s"
             )
-        if limit == 0 and increment == 0:
-            raise ChallengeError("a clock needs a limit or an increment above 0")
     days = None
     if days_value is not None:
         if days_value not in DAYS:

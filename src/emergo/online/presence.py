@@ -110,5 +110,5 @@ class Presence:
                 .where(m.presence.c.user_id == user_id)
             ).scalar()
         t = now()
-        last = max(seen or started, started)
+        last = seen if seen is not None else started
         return None if t - last < TTL else last

@@ -90,13 +90,15 @@ class Site:
         limits = self.config.limits
         if not self.config.signup:
             raise AccountError("sign-up is closed on this site: ask its admin", 403)
-        self.shared_limits.hit("signup", client, limits.signup_per_hour, 3600)
+        self.shared_limits.hit("sign-ups", client, limits.signup_per_hour, 3600)
         return self.users.create(name, password)
 
     def login(self, name: str, password: str, client: str) -> User | None:
         limits = self.config.limits
-        self.shared_limits.hit("login-ip", client, limits.login_per_minute, 60)
-        self.shared_limits.hit("login-name", str(name).lower()[:40], limits.login_per_minute, 60)
+        self.shared_limits.hit("log-in attempts", client, limits.login_per_minute, 60)
+        self.shared_limits.hit(
+            "log-ins as one name", str(name).lower()[:40], limits.login_per_minute, 60
+        )
         return self.users.authenticate(name, password)
 
     def challenge(
@@ -109,14 +111,14 @@ class Site:
             if dest is None:
                 raise ChallengeError(f"no user named {str(dest_name)[:30]!r}", 404)
         limits = self.config.limits
-        self.shared_limits.hit("challenge", str(user.id), limits.challenges_per_minute, 60)
+        self.shared_limits.hit("challenges", str(user.id), limits.challenges_per_minute, 60)
         return self.challenges.create(user, terms, kind=kind, dest=dest)
 
     def play(self, game_id: str, user: User, action: str, **fields: Any) -> Played:
         """A player's action on a game (:mod:`emergo.online.commands`), rate-limited per
         process; claims get the opponent's absence from :mod:`emergo.online.presence`."""
         limits = self.config.limits
-        self.local_limits.hit("command", str(user.id), limits.moves_per_second, 1)
+        self.local_limits.hit("game commands", str(user.id), limits.moves_per_second, 1)
         gone = None
         if action in ("claim-victory", "claim-draw"):
             game = self.rounds.get(game_id)
@@ -128,11 +130,17 @@ class Site:
             opponent = game.seats.id_of(not color)
             gone = self.presence.gone_since(game_id, opponent, game.created)
         make = make_command(action, opponent_gone_since=gone, **fields)
-        return self.rounds.play(game_id, user.id, make)
+        played = self.rounds.play(game_id, user.id, make)
+        if action == "move" and not any(isinstance(e, rnd.MovePlayed) for e in played.events):
+            # the mover's time had run out: the round ended the game on time instead (stored)
+            outcome = played.state.outcome
+            reason = outcome.reason() if outcome is not None else "the move was not played"
+            raise GameError(f"the game is over: {reason}", 409)
+        return played
 
     def say(self, game_id: str, user: User, room: str, text: Any) -> Line:
         limits = self.config.limits
-        self.shared_limits.hit("chat", str(user.id), limits.chat_per_minute, 60)
+        self.shared_limits.hit("chat lines", str(user.id), limits.chat_per_minute, 60)
         return self.chat.post(game_id, user, room, text)
 
     # --- what several services do together -------------------------------------------------------
