@@ -10,8 +10,8 @@ live ones after :data:`LIVE_EXPIRY`, correspondence and unlimited ones after
 account is just a challenge: the bot's own process (issue 20) accepts it through the API.
 
 Time controls (lichess's limits, but a clock starts with some time): ``clock.limit`` 1-10800
-seconds and ``clock.increment`` 0-180 for a live Fischer clock; ``days`` 1, 2, 3, 5, 7, 10 or 14 a move for
-correspondence; neither for unlimited.
+seconds and ``clock.increment`` 0-180 for a live Fischer clock; ``days`` 1, 2, 3, 5, 7, 10 or
+14 a move for correspondence; neither for unlimited.
 """
 
 from __future__ import annotations
