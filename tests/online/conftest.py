@@ -110,7 +110,11 @@ def live(site: Site) -> Iterator[str]:
 
     port = free_port()
     config = uvicorn.Config(
-        create_online_app(site), host="127.0.0.1", port=port, log_level="warning", ws="websockets"
+        create_online_app(site),
+        host="127.0.0.1",
+        port=port,
+        log_level="warning",
+        ws="websockets-sansio",
     )
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, daemon=True)

@@ -319,10 +319,10 @@ class GameSession:
                 self.out.send({"t": "pong"})
                 return
             if kind == "resync":
-                self.site.local_limits.hit("resync", str(id(self)), 5, 1)
+                self.site.local_limits.hit("resyncs", str(id(self)), 5, 1)
                 await self.send_full()
-                return
-            await self.command(kind, data)
+            else:
+                await self.command(kind, data)
             if ident is not None:
                 self.out.send({"t": "ack", "id": ident})
         except (GameError, rnd.RoundError, ChatError, ChallengeError, RateLimited, ApiError) as e:
