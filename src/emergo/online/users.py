@@ -73,6 +73,10 @@ def hash_secret(value: str) -> str:
     return hashlib.sha256(value.encode()).hexdigest()
 
 
+def _deleted_key(name_key: str) -> str:
+    return "deleted:" + hash_secret(name_key)[:60]
+
+
 def _user(row: Any) -> User:
     return User(id=row.id, name=row.name or DELETED_NAME, bot=row.bot, disabled=row.disabled)
 
@@ -100,6 +104,11 @@ class Users:
         hashed = self.hasher.hash(check_password(password)) if password is not None else None
         try:
             with self.db.write() as tx:
+                reserved = tx.execute(
+                    select(m.users.c.id).where(m.users.c.name_key == _deleted_key(name.lower()))
+                ).first()
+                if reserved is not None:  # a deleted account's name stays taken
+                    raise IntegrityError("", None, Exception("reserved"))
                 result = tx.execute(
                     insert(m.users).values(
                         name=name,
@@ -177,7 +186,7 @@ class Users:
             .where(m.users.c.id == user_id)
             .values(
                 name=None,
-                name_key="deleted:" + hash_secret(row.name_key)[:60],
+                name_key=_deleted_key(row.name_key),
                 password_hash=None,
                 deleted=True,
                 disabled=True,
