@@ -150,7 +150,7 @@ def _session(client, name):
 
 
 def test_cookie_posts_need_the_origin_and_the_csrf_token(site, client, cast):
-    people, game = cast
+    _people, game = cast
     csrf = _session(client, "erin")
     path = "/api/challenge/ann"
     assert client.post(path).status_code == 403  # no Origin, no token
