@@ -9,7 +9,7 @@ template.  Skipped, saying why, only when the PostgreSQL binaries are not instal
 
 from __future__ import annotations
 
-import itertools
+import uuid
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -33,7 +33,6 @@ FAST: dict[str, Any] = {
 that games played as fast as a test plays them do not reach (tests/online/test_limits.py
 tests the limits)."""
 HOST = "http://127.0.0.1:8765"
-_numbers = itertools.count()
 
 
 @pytest.fixture(scope="session")
@@ -57,7 +56,7 @@ def pg() -> Iterator[Cluster]:
 
 
 def pg_database(cluster: Cluster) -> str:
-    return cluster.create_database(f"t{next(_numbers)}", template="emergo_template")
+    return cluster.create_database(f"t{uuid.uuid4().hex[:12]}", template="emergo_template")
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])

@@ -91,3 +91,15 @@ def ndjson(lines: Any, count: int, timeout: float = 10.0) -> list[dict[str, Any]
         if time.monotonic() > deadline:
             break
     return out
+
+
+def line_in_a_game(site: Any) -> tuple[int, str]:
+    """A game between two new accounts with one chat line: (the line's id, the game's id)."""
+    from emergo.online.challenges import Terms
+
+    white = site.users.create("chat_w", None)
+    black = site.users.create("chat_b", None)
+    challenge = site.challenges.create(white, Terms(color="white"), dest=black)
+    game = site.challenges.accept(challenge.id, black)
+    line = site.chat.post(game, white, "player", "rude words")
+    return line.id, game
