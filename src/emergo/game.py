@@ -48,9 +48,10 @@ import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from types import TracebackType
-from typing import Literal, TypeAlias
+from typing import TypeAlias
 
 from emergo.board import BLACK, COLOR_NAMES, WHITE, Board, Color, Move, Outcome, Termination
+from emergo.clock import TimeControl
 from emergo.geometry import Names
 from emergo.levels import DEFAULT_MOVETIME, LEVEL_MAX, LevelSearcher, default_movetime
 from emergo.players import backend as make_backend
@@ -195,63 +196,6 @@ Player: TypeAlias = Human | Computer
 
 
 # --- clocks --------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class TimeControl:
-    """How much time the players have (R20: who runs out of it loses).
-
-    ``fischer``: ``base`` seconds for the game and ``increment`` more after each move.
-    ``per-move``: at most ``base`` seconds for every move; unused time is not kept.
-
-    >>> TimeControl.fischer(300, 2).tag(), TimeControl.per_move(10).tag()
-    ('300+2', '10/move')
-    >>> TimeControl.parse("300+2") == TimeControl.fischer(300, 2)
-    True
-    """
-
-    kind: Literal["fischer", "per-move"]
-    base: float
-    increment: float = 0.0
-
-    def __post_init__(self) -> None:
-        if not (isinstance(self.base, int | float) and math.isfinite(self.base) and self.base > 0):
-            raise ValueError(f"a clock needs more than 0 seconds, not {self.base!r}")
-        if not (
-            isinstance(self.increment, int | float)
-            and math.isfinite(self.increment)
-            and self.increment >= 0
-        ):
-            raise ValueError(f"the increment must be 0 or more seconds, not {self.increment!r}")
-        if self.kind == "per-move" and self.increment:
-            raise ValueError("a per-move clock has no increment")
-
-    @classmethod
-    def fischer(cls, base: float, increment: float = 0.0) -> TimeControl:
-        return cls("fischer", base, increment)
-
-    @classmethod
-    def per_move(cls, seconds: float) -> TimeControl:
-        return cls("per-move", seconds)
-
-    def tag(self) -> str:
-        """The record's ``TimeControl`` tag: ``300+2`` (Fischer), ``10/move`` (per move)."""
-        if self.kind == "per-move":
-            return f"{self.base:g}/move"
-        return f"{self.base:g}+{self.increment:g}"
-
-    @classmethod
-    def parse(cls, text: str) -> TimeControl:
-        """The time control of a :meth:`tag` (``300`` alone is Fischer without increment)."""
-        t = text.strip()
-        try:
-            if t.endswith("/move"):
-                return cls.per_move(float(t[: -len("/move")]))
-            base, _, inc = t.partition("+")
-            return cls.fischer(float(base), float(inc or 0))
-        except ValueError:
-            pass
-        raise ValueError(f"not a time control: {text!r} (expected e.g. 300+2 or 10/move)")
 
 
 # --- events --------------------------------------------------------------------------------
