@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import pytest
 from hypothesis import given
@@ -200,13 +201,14 @@ def test_json_round_trip_and_bad_json() -> None:
     clock = Clock.new(TimeControl.fischer(180, 2)).start(BLACK, 12.5).switch(20.0, lag=0.1)
     assert Clock.from_json(json.loads(json.dumps(clock.to_json()))) == clock
     data = clock.to_json()
-    for change, message in [
+    changes: list[tuple[dict[str, Any], str]] = [
         ({"white": -1}, "0 or more"),
         ({"running": "red"}, "a colour"),
         ({"since": None}, "running clock needs"),
         ({"quota": [1]}, "quota is"),
         ({"control": "300+2"}, "is an object"),
-    ]:
+    ]
+    for change, message in changes:
         with pytest.raises(ValueError, match=message):
             Clock.from_json({**data, **change})
     with pytest.raises(ValueError, match="needs 'white'"):

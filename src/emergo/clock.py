@@ -279,8 +279,11 @@ class Clock:
             raise ValueError(f"the running side is a colour or None, not {self.running!r}")
         if (self.running is None) != (self.since is None):
             raise ValueError("a running clock needs the time its turn began, a stopped one none")
-        if self.since is not None:
-            _seconds(self.since, "the clock's since", positive=False)
+        since = self.since
+        if since is not None and not (
+            isinstance(since, int | float) and not isinstance(since, bool) and math.isfinite(since)
+        ):
+            raise ValueError(f"the clock's since is a finite wall time, not {since!r}")
 
     @classmethod
     def new(cls, control: TimeControl, *, lag_compensation: bool = True) -> Clock:
