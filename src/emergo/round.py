@@ -78,6 +78,7 @@ replay the game each time; a miss replays the canonical move texts with checked 
 from __future__ import annotations
 
 import functools
+import itertools
 import math
 import threading
 from collections import OrderedDict
@@ -524,6 +525,12 @@ def _root_turn(variant: str, root: str) -> Color:
     return Board(root, variant=variant).turn
 
 
+@functools.lru_cache(maxsize=1024)
+def _canonical(variant: str, root: str) -> bool:
+    """Is ``root`` the canonical R22 text of a position of ``variant``?  (Raises if none.)"""
+    return Board(root, variant=variant).position() == root
+
+
 # --- the state ---------------------------------------------------------------------------------
 
 
@@ -676,7 +683,7 @@ class RoundState:
             "version": self.version,
             "created_at": self.created_at,
             "last_move_at": self.last_move_at,
-            "clock_history": [[w, b] for w, b in self.clock_history],
+            "clock_history": list(map(list, self.clock_history)),
             "local": self.local,
         }
 
@@ -699,7 +706,7 @@ class RoundState:
         variant, root, moves = data["variant"], data["root"], data["moves"]
         if not (isinstance(variant, str) and isinstance(root, str) and isinstance(moves, list)):
             raise RoundError("variant and root are texts, moves a list of texts")
-        if Board(root, variant=variant).position() != root:
+        if not _canonical(variant, root):
             raise RoundError(f"the root {root!r} is not a canonical R22 position")
         key: _Key = (variant, root, tuple(moves))
         ended = _BOARDS.outcome(key)  # replays and checks the moves (or finds them checked)
@@ -712,10 +719,7 @@ class RoundState:
         if ended is None and outcome is not None and outcome.termination in _RULE_ENDINGS:
             raise RoundError(f"the moves did not end the game by the rules: {outcome}")
         clock = None if data["clock"] is None else Clock.from_json(data["clock"])
-        history = tuple(
-            (_time(w, "a clock in the history"), _time(b, "a clock in the history"))
-            for w, b in data.get("clock_history", [])
-        )
+        history = _history(data.get("clock_history", []))
         local = data.get("local", False)
         if not isinstance(local, bool):
             raise RoundError(f"local is true or false, not {local!r}")
@@ -737,8 +741,6 @@ class RoundState:
             clock_history=history,
             local=local,
         )
-        if any(w < 0 or b < 0 for w, b in history):
-            raise RoundError("a clock in the history is below 0")
         running = None if clock is None else clock.running
         if running is not None and (outcome is not None or running != state.turn):
             raise RoundError("only the side to move's clock runs, and only while it plays")
@@ -749,6 +751,17 @@ class RoundState:
         if len(history) > len(state.moves) + 1:
             raise RoundError("more clocks in the history than plies")
         return state
+
+
+def _history(raw: Any) -> tuple[tuple[float, float], ...]:
+    """``clock_history`` from JSON, checked in bulk (it is as long as the game)."""
+    pairs_ok = isinstance(raw, list) and set(map(type, raw)) <= {list} and set(map(len, raw)) <= {2}
+    flat = list(itertools.chain.from_iterable(raw)) if pairs_ok else []
+    if not pairs_ok or not set(map(type, flat)) <= {int, float}:
+        raise RoundError("clock_history is a list of [white, black] seconds")
+    if flat and (min(flat) < 0 or not math.isfinite(sum(flat))):
+        raise RoundError("a clock in the history is below 0 or not finite")
+    return tuple(map(tuple, raw))
 
 
 # --- apply -------------------------------------------------------------------------------------
