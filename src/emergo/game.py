@@ -625,8 +625,6 @@ class Game:
         before = self._state
         try:
             state, news = _round.apply(before, command, self._now())
-        except GameError:
-            raise
         except _round.RoundError as e:
             raise GameError(str(e)) from None
         if state is before:
