@@ -230,6 +230,26 @@ class Rounds:
             row = c.execute(_GAME.where(m.games.c.id == game_id)).first()
         return _view(row) if row is not None else None
 
+    def refresh(self, game: GameView) -> GameView:
+        """The same game as stored now (one row, no join; the state decoded only when its
+        version changed): what a stream or socket reads on each notification."""
+        with self.db.read() as c:
+            row = c.execute(
+                select(
+                    m.games.c.version,
+                    m.games.c.state,
+                    m.games.c.status,
+                    m.games.c.player_chat,
+                    m.games.c.updated,
+                ).where(m.games.c.id == game.id)
+            ).first()
+        if row is None:
+            return game
+        state = game.state if row.version == game.version else rnd.RoundState.from_json(row.state)
+        return dataclasses.replace(
+            game, state=state, status=row.status, player_chat=row.player_chat, updated=row.updated
+        )
+
     def events_after(self, game_id: str, version: int) -> list[tuple[int, list[Any]]]:
         """The events of every version after ``version``: ``[(version, [event JSON...])...]``."""
         with self.db.read() as c:

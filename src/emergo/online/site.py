@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from emergo import round as rnd
@@ -29,6 +30,9 @@ from emergo.online.tokens import Tokens
 from emergo.online.users import AccountError, User, Users
 
 log = logging.getLogger("emergo.online")
+
+WORKERS = 30
+"""Worker threads of a server process for database calls (the pool: 10 connections + 20)."""
 
 
 class Site:
@@ -69,7 +73,12 @@ class Site:
 
     def start(self, loop: asyncio.AbstractEventLoop | None = None) -> None:
         """Start serving (call on the event loop): bus, process row, periodic work."""
-        self.bus.start(loop or asyncio.get_running_loop())
+        loop = loop or asyncio.get_running_loop()
+        # every database call of the edges runs in a worker thread: as many workers as the
+        # connection pool has connections (asyncio's default is 6 on 2 cores: requests queued
+        # behind a few slow ones)
+        loop.set_default_executor(ThreadPoolExecutor(WORKERS, thread_name_prefix="emergo-db"))
+        self.bus.start(loop)
         self.process_id = self.rounds.register_process()
         self._periodic = Periodic(self)
         self._periodic.start()

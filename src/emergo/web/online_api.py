@@ -443,7 +443,7 @@ async def game_lines(
                 fired = sub.take() if woke else {}
                 said = False
                 if f"g:{game.id}" in fired or not woke:
-                    game = await _game(site, game.id)
+                    game = await asyncio.to_thread(site.rounds.refresh, game)
                     if game.version != version:
                         version = game.version
                         yield _line(game_state(game, now()))

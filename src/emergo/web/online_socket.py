@@ -236,9 +236,7 @@ class GameSession:
         if found[0][0] != self.version + 1:  # events pruned or a gap: the whole state
             await self.send_full()
             return
-        game = await asyncio.to_thread(site.rounds.get, self.game.id)
-        if game is None:
-            return
+        game = await asyncio.to_thread(site.rounds.refresh, self.game)
         self.game = game
         t = now()
         for version, events in found:
@@ -252,12 +250,11 @@ class GameSession:
 
     async def send_chat(self) -> None:
         site, game = self.site, self.game
-        fresh = await asyncio.to_thread(site.rounds.get, game.id)
-        if fresh is not None:
-            self.game = game = fresh
-            if fresh.player_chat != self.player_chat:
-                self.player_chat = fresh.player_chat
-                self.out.send({"t": "chatRoom", "open": fresh.player_chat})
+        fresh = await asyncio.to_thread(site.rounds.refresh, game)
+        self.game = game = fresh
+        if fresh.player_chat != self.player_chat:
+            self.player_chat = fresh.player_chat
+            self.out.send({"t": "chatRoom", "open": fresh.player_chat})
         rooms = _rooms(game, self.actor)
         lines = await asyncio.to_thread(site.chat.lines, game.id, after=self.last_chat, rooms=rooms)
         for x in lines:
