@@ -237,3 +237,24 @@ def test_rate_limits_hold_across_two_sites_on_one_database(db_url):
     finally:
         one.close()
         two.close()
+
+
+def test_no_secret_in_the_logs(site, client, caplog):
+    """Everything the site and its libraries log while people sign up, log in, use tokens and
+    play: no password, token or cookie in it."""
+    import logging
+
+    caplog.set_level(logging.DEBUG)
+    signup(client, "ann", password="hush hush words")
+    cookie = client.cookies.get("emergo_session")
+    csrf = session_csrf(client)
+    r = client.post("/account/token", data={"csrf": csrf, "scope": "board:play"}, headers=ORIGIN)
+    token = r.text.split("<code>")[1].split("</code>")[0]
+    client.get("/api/account", headers={"Authorization": f"Bearer {token}"})
+    client.get("/api/account", headers={"Authorization": "Bearer emo_wrong"})
+    data = {"username": "ann", "password": "hush hush words", "csrf": form_token(client)}
+    client.post("/login", data=data, headers=ORIGIN)
+    text = caplog.text
+    assert caplog.records  # SQLAlchemy, the site: something was logged
+    for secret in ("hush hush words", token, token[4:], cookie, csrf):
+        assert secret not in text
