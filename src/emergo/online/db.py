@@ -5,8 +5,8 @@ processes) through SQLAlchemy 2; psycopg 3 is PostgreSQL's driver.
 
 **Writing** (:meth:`Database.write`) is one transaction that others cannot interleave with:
 
-* on PostgreSQL the command locks the rows it changes (``SELECT ... FOR UPDATE`` of the game:
-  :meth:`Tx.locked`); notifications (:meth:`Tx.notify`) are ``pg_notify`` calls inside the
+* on PostgreSQL the command locks the rows it changes (``SELECT ... FOR NO KEY UPDATE`` of the
+  game: :meth:`Tx.locked`); notifications (:meth:`Tx.notify`) are ``pg_notify`` calls inside the
   transaction, which PostgreSQL delivers to every listening process at commit and never
   otherwise;
 * on SQLite the transaction begins with ``BEGIN IMMEDIATE`` (the database's write lock, taken at
@@ -94,10 +94,14 @@ class Tx:
     def execute(self, statement: Any, parameters: Any = None) -> Any:
         return self.connection.execute(statement, parameters)
 
-    def locked(self, query: Select[Any]) -> Select[Any]:
-        """``query`` locking the rows it reads until the commit (PostgreSQL ``FOR UPDATE``; on
-        SQLite the transaction holds the database's write lock already)."""
-        return query.with_for_update() if self.db.postgres else query
+    def locked(self, query: Select[Any], of: Any = None) -> Select[Any]:
+        """``query`` locking the rows it reads until the commit; on SQLite the transaction holds
+        the database's write lock already.  PostgreSQL: ``FOR NO KEY UPDATE`` (we never change
+        a key, so rows that only refer to these, a chat line or a heartbeat, need not wait), of
+        the table ``of`` alone when given (a join must not lock its users' rows too)."""
+        if not self.db.postgres:
+            return query
+        return query.with_for_update(of=of, key_share=True)
 
     def notify(self, topic: str, payload: str = "") -> None:
         """Tell every process's subscribers of ``topic`` once this transaction commits."""
