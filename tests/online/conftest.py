@@ -114,6 +114,7 @@ def live(site: Site) -> Iterator[str]:
         port=port,
         log_level="warning",
         ws="websockets-sansio",
+        timeout_graceful_shutdown=1,
     )
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, daemon=True)

@@ -65,6 +65,8 @@ def run(args: argparse.Namespace) -> int:
         # uvicorn's access log would print request lines: paths carry no secret, but keep the
         # log to what the site writes itself
         access_log=False,
+        # the event and game streams never end by themselves: Ctrl-C closes them after this
+        timeout_graceful_shutdown=3,
     )
     server = uvicorn.Server(uv_config)
     shown_host = config.host if config.host not in ("0.0.0.0", "::") else "127.0.0.1"
