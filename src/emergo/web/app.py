@@ -171,8 +171,7 @@ async def ws_analyse(ws: WebSocket) -> None:
 
     async def send(message: JSON) -> None:
         async with send_lock:
-            with contextlib.suppress(RuntimeError, WebSocketDisconnect):
-                await ws.send_json(message)
+            await _send_safely(ws, message)
 
     async def search(board: Board, data: JSON, request_id: Any) -> None:
         limit, multipv = limit_from(data, allow_infinite=True)
@@ -329,8 +328,7 @@ async def ws_review(ws: WebSocket) -> None:
 
     async def sender() -> None:
         while (message := await outbox.get()) is not None:
-            with contextlib.suppress(RuntimeError, WebSocketDisconnect):
-                await ws.send_json(message)
+            await _send_safely(ws, message)
 
     def post(message: JSON) -> None:  # from the review's thread
         loop.call_soon_threadsafe(outbox.put_nowait, message)
@@ -403,6 +401,21 @@ async def ws_review(ws: WebSocket) -> None:
             for pending in (task, sending):
                 if pending is not None:
                     pending.cancel()
+
+
+async def _send_safely(ws: WebSocket, message: JSON) -> None:
+    """Send a message; a socket that has gone is no error, and a message that cannot be sent
+    (it cannot be encoded) is logged and skipped: the socket's sender goes on, never silent."""
+    try:
+        await ws.send_json(message)
+    except (RuntimeError, WebSocketDisconnect):
+        pass
+    except Exception:
+        log.exception("a message of %s cannot be sent", ws.url.path)
+        with contextlib.suppress(RuntimeError, WebSocketDisconnect):
+            await ws.send_json(
+                {"type": "error", "error": "internal error: the server log says more"}
+            )
 
 
 async def api_settings(request: Request) -> Response:
