@@ -444,6 +444,8 @@ def test_a_player_name_that_cannot_be_written_is_refused(
     assert store.games() == []
     r = c.post("/api/studies", json={"start": "w 12/12", "tree": [], "name": name})
     assert r.status_code == 400 and "name" in r.json()["error"]
+    r = c.post("/api/record/export", json={"moves": ["d4"], "tags": {"Event": name}})
+    assert r.status_code == 400 and "Event" in r.json()["error"]
 
 
 def test_a_fine_name_keeps_its_letters(app_client: tuple[TestClient, Store]) -> None:

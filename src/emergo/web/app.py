@@ -47,7 +47,14 @@ from emergo.web.analysis import (
     limit_from,
     review_data,
 )
-from emergo.web.inputs import board_of, body_json, control_message, names_of, text_of
+from emergo.web.inputs import (
+    board_of,
+    body_json,
+    clean_name,
+    control_message,
+    names_of,
+    text_of,
+)
 from emergo.web.positions import (
     JSON,
     RequestError,
@@ -266,6 +273,8 @@ async def api_record_export(request: Request) -> Response:
         for k, v in tags.items()
     ):
         raise RequestError("tags must be an object of short strings")
+    for key, value in tags.items():  # one line of printable text each, as names
+        clean_name(value, f"the tag {key}", limit=1000)
     try:
         game = record.Game.from_board(board, **tags)
         text = record.write_game(game, names=names_of(data.get("names")))
