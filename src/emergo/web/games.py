@@ -1018,8 +1018,8 @@ async def ws_game(ws: WebSocket) -> None:
         watcher.push(_encode(live.state()))
         while True:
             message = await ws.receive()
-            if message["type"] == "websocket.disconnect":
-                break
+            if message["type"] == "websocket.disconnect" or watcher.dropped:
+                break  # gone, or dropped for not reading: it commands nothing more
             raw = message.get("text")
             if raw is None:
                 watcher.push(_encode({"type": "error", "error": "send JSON text messages"}))
