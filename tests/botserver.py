@@ -65,12 +65,14 @@ class FakeGame:
         clock: tuple[float, float] | None = (60.0, 1.0),
         days: int | None = None,
         rated: bool = False,
+        initial: str | None = None,
     ) -> None:
         self.server = server
         self.id = gid
         self.players = {True: white, False: black}
         self.variant = variant
-        self.board = Board(variant=variant)
+        self.initial = initial
+        self.board = Board(initial, variant=variant) if initial else Board(variant=variant)
         self.clock = clock
         self.days = days
         self.rated = rated
@@ -85,10 +87,23 @@ class FakeGame:
         self.chat: list[tuple[str, str, str]] = []
         self.answers: list[str] = []
         """The bot's answers to offers, in order: draw-yes, draw-no, takeback-yes, ..."""
+        self.answer_plies: list[int] = []
+        """The plies of the game just after each answer."""
         self.opponent: Callable[[FakeGame], None] | None = random_opponent
         """Called (in a thread of its own) whenever the opponent is to move."""
         self.opponent_delay = 0.0
         self.gone: dict[str, Any] | None = None
+        self.gone_until = 0.0
+
+    def leave(self, seconds: int) -> None:
+        """The opponent leaves: the bot may claim the win after ``seconds``."""
+        self.gone = {"type": "opponentGone", "gone": True, "claimWinInSeconds": seconds}
+        self.gone_until = time.monotonic() + seconds
+        self.broadcast(self.gone)
+
+    def come_back(self) -> None:
+        self.gone = None
+        self.broadcast({"type": "opponentGone", "gone": False})
 
     # --- what the server sends --------------------------------------------------------------
 
@@ -136,7 +151,7 @@ class FakeGame:
             "createdAt": 0,
             "white": player(True),
             "black": player(False),
-            "initialFen": "startpos",
+            "initialFen": self.initial or "startpos",
             "clock": None
             if self.clock is None
             else {"initial": int(self.clock[0] * 1000), "increment": int(self.clock[1] * 1000)},
@@ -336,12 +351,18 @@ class FakeServer:
         self.event_connections = 0
         self.keepalive = 0.5
         self.accept_challenges = True
-        """Whether the bot's own challenges are accepted (by their scripted opponent)."""
+        """Whether the bot's own challenges are accepted (by their scripted opponent)..."""
+        self.decline_reason = "generic"
+        """... else declined with this reason."""
         self.challenge_variants: list[dict[str, str]] = []
+        self.opponent: Callable[[FakeGame], None] | None = random_opponent
+        """The opponent of the games that challenges start (see FakeGame.opponent)."""
         self._ids = itertools.count(1)
         self._http = _HTTPServer(("127.0.0.1", 0), _Handler)
         self._http.fake = self
-        self._thread = threading.Thread(target=self._http.serve_forever, daemon=True)
+        self._thread = threading.Thread(
+            target=self._http.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
+        )
 
     @property
     def url(self) -> str:
@@ -432,12 +453,23 @@ class FakeServer:
         clock: tuple[float, float] | None = (60.0, 1.0),
         days: int | None = None,
         rated: bool = False,
+        initial: str | None = None,
+        opponent: Callable[[FakeGame], None] | None = random_opponent,
     ) -> FakeGame:
         with self.lock:
             gid = gid or self.new_id("g")
             game = FakeGame(
-                self, gid, white, black, variant=variant, clock=clock, days=days, rated=rated
+                self,
+                gid,
+                white,
+                black,
+                variant=variant,
+                clock=clock,
+                days=days,
+                rated=rated,
+                initial=initial,
             )
+            game.opponent = opponent
             self.games[gid] = game
             for name in (white, black):
                 self.emit(name, game.start_event(name))
@@ -586,7 +618,7 @@ class FakeServer:
             elif kind == "abort":
                 game.finish("aborted", None)
             elif kind == "claim-victory":
-                if game.gone is None or game.gone.get("claimWinInSeconds", 1) > 0:
+                if game.gone is None or time.monotonic() < game.gone_until:
                     error = "You cannot claim victory in this game"
                 else:
                     game.finish("timeout", color)
@@ -613,6 +645,7 @@ class FakeServer:
             game.draw_offer = None
             if yes:
                 game.finish("draw", None)
+            game.answer_plies.append(len(game.board.move_stack))
             return None
         if game.takeback_request is None or game.takeback_request == color:
             return "no takeback request to answer"
@@ -623,6 +656,7 @@ class FakeServer:
             if game.board.turn != asker and game.board.move_stack:
                 game.board.pop()  # back to the asker's turn
             game.turn_began = time.monotonic()
+        game.answer_plies.append(len(game.board.move_stack))
         return None
 
     def _challenge_answer(
@@ -664,6 +698,7 @@ class FakeServer:
                 clock=data["_clock"],
                 days=data["_days"],
                 rated=data["rated"],
+                opponent=self.opponent,
             )
         h.ok()
 
@@ -680,7 +715,7 @@ class FakeServer:
                 self.emit(
                     user,
                     {"type": "challengeDeclined", "challenge": {"id": cid,
-                     "declineReason": "not now", "declineReasonKey": "later"}},
+                     "declineReason": "no", "declineReasonKey": self.decline_reason}},
                 )  # fmt: skip
                 return
             clock = None
@@ -699,6 +734,7 @@ class FakeServer:
                 clock=clock,
                 days=days,
                 rated=form.get("rated") == "true",
+                opponent=self.opponent,
             )
 
 

@@ -133,8 +133,8 @@ class GameHandler:
         self._stop_search()
         if self.over:
             return
-        if self._call("resign", RESIGN, self.id):
-            log.info("game %s: resigned", self.id)
+        log.info("game %s: resigning", self.id)
+        self._call("resign", RESIGN, self.id)
 
     def abandon(self) -> None:
         """Stop following the game at once (from any thread); it is left as it stands."""
@@ -207,7 +207,7 @@ class GameHandler:
             with self._stream_lock:
                 self._stream = None
             stream.close()
-        return backoff.next(), "the server closed the game stream"
+        return backoff.next(), "the game stream ended"
 
     def _on_message(self, message: Mapping[str, Any], received: float) -> None:
         kind = message.get("type")

@@ -229,7 +229,7 @@ class Bot:
                 log.info("event stream %s", "open" if first else "open again")
                 first = False
                 self.connected.set()
-                why = "the server closed the event stream"
+                why = "the event stream ended"
                 try:
                     for message in stream:
                         backoff.reset()
@@ -310,7 +310,9 @@ class Bot:
         for cid, pending in list(self._pending.items()):
             challenge = pending.challenge
             what = f"challenge {cid} from {challenge.challenger_name} ({challenge.describe()})"
-            if self._has_slot(challenge.live):
+            if self._limit_reached():
+                self._decline(challenge, "later", what)
+            elif self._has_slot(challenge.live):
                 del self._pending[cid]
                 try:
                     self.api.post(ACCEPT, cid)
@@ -336,8 +338,10 @@ class Bot:
         )
 
     def _limit_reached(self) -> bool:
+        """Have the games of ``--games`` all been started (or accepted)?"""
         games = self.config.games
-        return games is not None and len(self.ended) + len(self.games) >= games
+        started = len(self.ended) + len(self.games) + len(self._reserved)
+        return games is not None and started >= games
 
     def _on_game_start(self, game: dict[str, Any]) -> None:
         gid = str(game.get("gameId") or game.get("id") or "")
@@ -458,7 +462,7 @@ class Bot:
             match = self._match
             if match is not None and match.state == "done" and not self._live_games():
                 return "done"
-            if self._limit_reached() and not self.games:
+            if self._limit_reached() and not self.games and not self._reserved:
                 log.info("%d games played: stopping", len(self.ended))
                 return "done"
             return None
