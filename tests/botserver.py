@@ -162,6 +162,8 @@ class FakeGame:
         return full
 
     def start_event(self, user: str) -> dict[str, Any]:
+        if self.server.sparse:
+            return {"type": "gameStart", "game": {"gameId": self.id, "id": self.id}}
         color = next(c for c, name in self.players.items() if name.lower() == user.lower())
         other = self.players[not color]
         return {
@@ -355,6 +357,10 @@ class FakeServer:
         self.decline_reason = "generic"
         """... else declined with this reason."""
         self.challenge_variants: list[dict[str, str]] = []
+        self.sparse = False
+        """Send what the emergo server sends today rather than all of lichess's fields: a
+        ``gameStart`` with the game's id alone, game ids that are not the challenge's (the
+        accept's answer has the ``gameId``), a ``challengeDeclined`` with the id alone."""
         self.opponent: Callable[[FakeGame], None] | None = random_opponent
         """The opponent of the games that challenges start (see FakeGame.opponent)."""
         self._ids = itertools.count(1)
@@ -381,6 +387,13 @@ class FakeServer:
 
     def new_id(self, prefix: str) -> str:
         return f"{prefix}{next(self._ids):04d}"
+
+    def game_id(self, challenge_id: str) -> str:
+        """The id of the game of a challenge: lichess's is the challenge's own."""
+        return challenge_id + "g" if self.sparse else challenge_id
+
+    def game_of(self, challenge_id: str) -> FakeGame | None:
+        return self.games.get(self.game_id(challenge_id))
 
     def emit(self, user: str, message: dict[str, Any]) -> None:
         for subscriber in self.subscribers.get(user.lower(), []):
@@ -690,17 +703,17 @@ class FakeServer:
             white, black = data["challenger"]["name"], self.bot
             if data["color"] == "black" or (data["color"] == "random" and int(cid[1:]) % 2):
                 white, black = black, white
-            self.start_game(
+            game = self.start_game(
                 white,
                 black,
-                gid=cid,
+                gid=self.game_id(cid),
                 variant=data["variant"]["key"],
                 clock=data["_clock"],
                 days=data["_days"],
                 rated=data["rated"],
                 opponent=self.opponent,
             )
-        h.ok()
+        h.answer(200, {"ok": True, "gameId": game.id} if self.sparse else {"ok": True})
 
     def _challenge_create(self, h: _Handler, user: str, dest: str, form: dict[str, str]) -> None:
         with self.lock:
@@ -714,8 +727,8 @@ class FakeServer:
             if not self.accept_challenges:
                 self.emit(
                     user,
-                    {"type": "challengeDeclined", "challenge": {"id": cid,
-                     "declineReason": "no", "declineReasonKey": self.decline_reason}},
+                    {"type": "challengeDeclined", "challenge": {"id": cid} if self.sparse else
+                     {"id": cid, "declineReason": "no", "declineReasonKey": self.decline_reason}},
                 )  # fmt: skip
                 return
             clock = None
@@ -729,7 +742,7 @@ class FakeServer:
             self.start_game(
                 white,
                 black,
-                gid=cid,
+                gid=self.game_id(cid),
                 variant=form.get("variant", "9x9"),
                 clock=clock,
                 days=days,

@@ -234,11 +234,15 @@ def test_a_busy_bot_queues_a_challenge_then_declines_it_later(server: FakeServer
         assert set(run.bot.games) == {first, correspondence}
 
 
-def test_a_queued_challenge_is_accepted_when_the_game_ends(server: FakeServer) -> None:
-    with running(server, queue_wait=30.0):
+@pytest.mark.parametrize("sparse", [False, True])
+def test_a_queued_challenge_is_accepted_when_the_game_ends(
+    server: FakeServer, sparse: bool
+) -> None:
+    server.sparse = sparse  # the game's id is not the challenge's: the accept's answer says it
+    with running(server, queue_wait=30.0, accept_wait=30.0):
         first = server.challenge(clock=(30, 0))
         second = server.challenge(clock=(30, 0))
-        game = server.wait(lambda: server.games.get(first))
+        game = server.wait(lambda: server.game_of(first))
         assert second not in server.answers  # waits for the slot
         server.wait(lambda: over(game))
         server.wait(lambda: server.answers.get(second) == "accepted")
@@ -550,7 +554,9 @@ def test_games_limit_stops_after_that_many_games(server: FakeServer) -> None:
 # --- the bot's own challenges ---------------------------------------------------------------
 
 
-def test_a_match_of_the_bots_own_challenges(server: FakeServer) -> None:
+@pytest.mark.parametrize("sparse", [False, True])
+def test_a_match_of_the_bots_own_challenges(server: FakeServer, sparse: bool) -> None:
+    server.sparse = sparse  # a gameStart without the opponent: the gameFull tells
     spec = ChallengeSpec("Rival", games=3, variant="7x7", limit=30, increment=0)
     with running(server, challenge=spec) as run:
         run.join(90)
@@ -567,7 +573,9 @@ def test_a_match_of_the_bots_own_challenges(server: FakeServer) -> None:
     assert len(games) == 3 and all(over(g) for g in games)
 
 
-def test_a_declined_match_challenge_ends_the_match(server: FakeServer) -> None:
+@pytest.mark.parametrize("sparse", [False, True])
+def test_a_declined_match_challenge_ends_the_match(server: FakeServer, sparse: bool) -> None:
+    server.sparse = sparse
     server.accept_challenges = False
     spec = ChallengeSpec("Rival", games=2, days=3)
     with running(server, challenge=spec) as run:
@@ -587,3 +595,47 @@ def test_the_fake_server_refuses_a_wrong_token() -> None:
         ):
             with pytest.raises(AuthError):
                 call()
+
+
+def test_a_game_stream_the_bot_may_not_read_is_left_and_the_bot_goes_on(
+    server: FakeServer,
+) -> None:
+    server.fail("GET", "/api/bot/game/stream/", 403)
+    with running(server) as run:
+        first = server.start_game(server.bot, "Alice", opponent=None)
+        server.wait(lambda: [g.id for g in run.bot.ended] == [first.id])
+        cid = server.challenge(clock=(30, 0))
+        game = server.wait(lambda: server.games.get(cid))
+        server.wait(lambda: over(game), timeout=60)
+    assert run.error is None and first.status == "started"
+
+
+DYING_ENGINE = """
+import sys
+for line in sys.stdin:
+    word = line.split()[0] if line.split() else ""
+    if word == "emergo":
+        print("id name=Dying protocol=1"); print("option name=Level type=spin min=1 max=11 default=11")
+        print("wait", flush=True)
+    elif word == "init":
+        print("ready", flush=True)
+    elif word == "ping":
+        print("pong " + line.split()[1], flush=True)
+    elif word in ("go", "quit"):
+        sys.exit(3)
+"""
+
+
+def test_an_engine_that_dies_is_started_again_then_the_game_resigned(
+    server: FakeServer, tmp_path: Any
+) -> None:
+    import shlex
+    import sys
+
+    script = tmp_path / "dying.py"
+    script.write_text(DYING_ENGINE)
+    command = shlex.join([sys.executable, str(script)])
+    with running(server, engine=EngineSpec(command=command, level=2)):
+        game = server.start_game(server.bot, "Alice", opponent=None)
+        server.wait(lambda: over(game))
+    assert game.status == "resign" and game.winner is False

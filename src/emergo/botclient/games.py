@@ -79,6 +79,8 @@ class Host(Protocol):
 
     def fatal(self, error: BaseException) -> None: ...
 
+    def game_known(self, handler: GameHandler) -> None: ...
+
     def game_ended(self, handler: GameHandler) -> None: ...
 
 
@@ -90,6 +92,8 @@ class GameHandler:
         self.id = game_id
         self.info = GameInfo()
         self.color: Color | None = None
+        self.opponent_id = ""
+        """The opponent's id (lower case), once the ``gameFull`` has come."""
         if start is not None:
             color = start.get("color")
             if color in COLORS:
@@ -182,8 +186,12 @@ class GameHandler:
             return e.retry_after, str(e)
         except Transient as e:
             return backoff.next(), str(e)
-        except AuthError:
-            raise
+        except AuthError as e:
+            if e.status == 401:
+                raise
+            log.error("game %s: %s; leaving the game", self.id, e)  # not the bot's game
+            self.over = True
+            return None, str(e)
         except ApiError as e:
             if e.status == 404:
                 log.warning("game %s: the server does not know this game (404)", self.id)
@@ -243,6 +251,7 @@ class GameHandler:
         if self.color is not None:
             opponent = full.get("black" if self.color == WHITE else "white")
             if isinstance(opponent, dict):
+                self.opponent_id = str(opponent.get("id") or "").lower()
                 info.opponent = str(opponent.get("name") or opponent.get("id") or "?")
                 if opponent.get("title") == "BOT":
                     info.opponent = "BOT " + info.opponent
@@ -258,6 +267,7 @@ class GameHandler:
         self.board = None
         self._moved_ply = self._draw_ply = self._takeback_ply = -1
         if first:
+            self.bot.game_known(self)
             log.info(
                 "game %s: playing %s against %s (%s, %s%s)",
                 self.id,

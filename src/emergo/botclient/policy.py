@@ -107,7 +107,7 @@ class Challenge:
             speed = "unlimited"
         elif kind == "correspondence":
             speed = "correspondence"
-        elif not speed and limit is not None:
+        elif speed not in SPEEDS and limit is not None:  # none, or the server's own ("live")
             speed = speed_of(limit, increment or 0.0)
         return cls(
             id=_text(data.get("id")),

@@ -111,6 +111,10 @@ class Bot:
         """A game thread met an error that stops the bot (a refused token)."""
         self._events.put(("fatal", error))
 
+    def game_known(self, handler: GameHandler) -> None:
+        """A game's first ``gameFull`` came: who the opponent is is known."""
+        self._events.put(("known", handler))
+
     def game_ended(self, handler: GameHandler) -> None:
         self._events.put(("ended", handler))
 
@@ -133,6 +137,8 @@ class Bot:
                     kind, value = "", None
                 if kind == "event":
                     self._on_event(value)
+                elif kind == "known":
+                    self._on_known(value)
                 elif kind == "ended":
                     self._on_ended(value)
                 elif kind == "fatal":
@@ -315,14 +321,17 @@ class Bot:
             elif self._has_slot(challenge.live):
                 del self._pending[cid]
                 try:
-                    self.api.post(ACCEPT, cid)
+                    answer = self.api.post(ACCEPT, cid)
                 except AuthError as e:
                     self._refused(e, f"{what}: accept")
                     continue
                 except ApiError as e:
                     log.warning("%s: accept: %s", what, e)
                     continue
-                self._reserved[cid] = (challenge.live, now)
+                # The slot is held until the game starts: lichess's game id is the challenge's,
+                # a server that says otherwise answers the game's id.
+                game_id = answer.get("gameId") if isinstance(answer, dict) else None
+                self._reserved[game_id if isinstance(game_id, str) else cid] = (challenge.live, now)
                 log.info("%s: accepted", what)
             elif now - pending.since > self.config.queue_wait:
                 self._decline(challenge, "later", what)
@@ -357,6 +366,18 @@ class Bot:
         handler = GameHandler(self, gid, game)
         self.games[gid] = handler
         handler.start()
+
+    def _on_known(self, handler: GameHandler) -> None:
+        """The game of the bot's own challenge, when the ``gameStart`` did not say (a server
+        whose game ids are not its challenge ids, and whose ``gameStart`` has no opponent)."""
+        match = self._match
+        if (
+            match is not None
+            and match.state == "waiting"
+            and handler.opponent_id == match.spec.user.lower()
+            and self.games.get(handler.id) is handler
+        ):
+            match.state, match.game_id, match.tries = "playing", handler.id, 0
 
     def _on_ended(self, handler: GameHandler) -> None:
         if self.games.get(handler.id) is not handler:

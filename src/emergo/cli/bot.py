@@ -116,6 +116,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     )
     engine.add_argument(
         "--engine",
+        dest="engine_command",  # not "engine": that is emergo match's list of specs
         metavar="CMD",
         help="an engine command line speaking the emergo engine protocol (one process a game)",
     )
@@ -249,11 +250,15 @@ def read_token(args: argparse.Namespace) -> str:
 
 
 def _config(args: argparse.Namespace) -> BotConfig:
-    if args.engine is not None and args.player != "engine":
+    if args.engine_command is not None and args.player != "engine":
         raise CliError("--engine and --player: choose one")
-    if args.option and args.engine is None:
+    if args.option and args.engine_command is None:
         raise CliError("--option sets an option of an --engine")
-    if args.level is not None and args.engine is None and PLAYERS[args.player].backend is None:
+    if (
+        args.level is not None
+        and args.engine_command is None
+        and PLAYERS[args.player].backend is None
+    ):
         raise CliError(f"--level is the engine's; the {args.player} player has none")
     if args.tc is not None and args.days is not None:
         raise CliError("--tc and --days: choose one")
@@ -261,7 +266,7 @@ def _config(args: argparse.Namespace) -> BotConfig:
         policy = Policy.parse(args.accept)
         engine = EngineSpec(
             player=args.player,
-            command=args.engine,
+            command=args.engine_command,
             level=args.level,
             hash_mb=args.hash,
             options=tuple(args.option),
