@@ -615,7 +615,8 @@ import sys
 for line in sys.stdin:
     word = line.split()[0] if line.split() else ""
     if word == "emergo":
-        print("id name=Dying protocol=1"); print("option name=Level type=spin min=1 max=11 default=11")
+        print("id name=Dying protocol=1")
+        print("option name=Level type=spin min=1 max=11 default=11")
         print("wait", flush=True)
     elif word == "init":
         print("ready", flush=True)
