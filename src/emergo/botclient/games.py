@@ -173,8 +173,8 @@ class GameHandler:
             log.error("game %s: stopped by an unexpected error: %r", self.id, e, exc_info=True)
         finally:
             self._cancel_claim()
-            if self.engine is not None:
-                self.engine.close()
+            self._release_engine()
+            self.bot.api.close()  # this thread's connection
             self.bot.game_ended(self)
 
     def _follow(self, backoff: Backoff) -> tuple[float | None, str]:
@@ -335,7 +335,8 @@ class GameHandler:
         if state.get(f"{them}takeback") is True and self._takeback_ply != ply:
             self._takeback_ply = ply
             accept = self.bot.config.accept_takebacks
-            if self._call("takeback", TAKEBACK, self.id, "yes" if accept else "no"):
+            # (quiet: an answer may cross a move that withdrew the request)
+            if self._call("takeback", TAKEBACK, self.id, "yes" if accept else "no", quiet=True):
                 log.info(
                     "game %s: takeback request %s", self.id, "accepted" if accept else "declined"
                 )
@@ -388,6 +389,11 @@ class GameHandler:
             self.engine = self.bot.config.engine.open(game_seed(self.id))
         return self.engine
 
+    def _release_engine(self) -> None:
+        engine, self.engine = self.engine, None
+        if engine is not None:
+            engine.close()
+
     def _play(self, state: Mapping[str, Any], ply: int, received: float, offered: bool) -> None:
         board = self.board
         assert board is not None and self.color is not None
@@ -423,6 +429,8 @@ class GameHandler:
         about = f", score {info.score}, depth {info.depth}" if info is not None else ""
         log.info("game %s: ply %d: %s (%.2f s%s)", self.id, ply + 1, text, took, about)
         self._moved_ply = ply
+        if not self.live:  # days may pass before the next move: hold no tables (or process)
+            self._release_engine()
         if self._post_move(text):
             self.plies_played += 1
 
@@ -430,9 +438,7 @@ class GameHandler:
         """After the engine failed: True to think again with a new engine (the first time),
         False when the game was resigned (the second)."""
         self._engine_failures += 1
-        if self.engine is not None:
-            self.engine.close()
-            self.engine = None
+        self._release_engine()
         if self._engine_failures == 1:
             log.error("game %s: the engine failed (%s); starting it again", self.id, error)
             return True
@@ -475,7 +481,7 @@ class GameHandler:
         except EngineError as e:
             log.error("game %s: the engine failed on a draw offer (%s): declined", self.id, e)
             accept = False
-        answered = self._call("draw", DRAW, self.id, "yes" if accept else "no")
+        answered = self._call("draw", DRAW, self.id, "yes" if accept else "no", quiet=True)
         if answered:
             log.info("game %s: draw offer %s", self.id, "accepted" if accept else "declined")
         return accept and answered
@@ -504,10 +510,13 @@ class GameHandler:
     def _claim_victory(self, tries: int) -> None:
         if self.over or self.leave.is_set() or self.resigning:
             return
-        if self._call("claim-victory", CLAIM_VICTORY, self.id, quiet=tries > 1):
-            log.info("game %s: claimed the win", self.id)
-        elif tries > 1 and not self.over:
-            self._schedule_claim(2.0, tries - 1)
+        try:
+            if self._call("claim-victory", CLAIM_VICTORY, self.id, quiet=tries > 1):
+                log.info("game %s: claimed the win", self.id)
+            elif tries > 1 and not self.over:
+                self._schedule_claim(2.0, tries - 1)
+        finally:
+            self.bot.api.close()  # the timer's thread ends here
 
     def _cancel_claim(self) -> None:
         timer, self._claim = self._claim, None
