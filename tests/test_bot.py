@@ -485,6 +485,18 @@ def test_a_token_revoked_while_playing_stops_the_bot(server: FakeServer) -> None
     assert isinstance(run.error, BotError) and "401" in str(run.error)
 
 
+def test_a_token_without_bot_play_is_refused_when_the_server_lists_scopes(
+    server: FakeServer,
+) -> None:
+    server.accounts["botty"]["scopes"] = ["board:play", "challenge:read"]
+    with running(server, token=server.token) as run:
+        run.join()
+    assert isinstance(run.error, BotError) and run.error.status == 2
+    assert (
+        str(run.error) == "the token lacks the scope bot:play (it has: board:play, challenge:read)"
+    )
+
+
 def test_an_account_that_is_not_a_bot_is_refused_unless_upgraded(server: FakeServer) -> None:
     server.accounts["botty"].pop("title")
     with running(server, token=server.token) as run:

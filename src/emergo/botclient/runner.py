@@ -181,6 +181,10 @@ class Bot:
             raise BotError(f"GET {ACCOUNT}: the answer has no account id", 1)
         self.account_id = account["id"].lower()
         self.account_name = str(account.get("username") or account["id"])
+        scopes = account.get("scopes")  # a server that says which (lichess: /api/token/test)
+        if isinstance(scopes, list) and "bot:play" not in scopes:
+            have = ", ".join(str(s) for s in scopes) or "none"
+            raise BotError(f"the token lacks the scope bot:play (it has: {have})")
         if account.get("title") != "BOT":
             if not self.config.upgrade:
                 raise BotError(
