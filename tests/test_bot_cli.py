@@ -179,3 +179,38 @@ def test_help_lists_every_option() -> None:
         "--tc", "--days", "--variant", "--rated", "--color", "--verbose", "--quiet",
     ):  # fmt: skip
         assert option in done.stdout
+
+
+# Makes the web extra's packages (and other HTTP clients) unimportable, then runs the command line.
+WITHOUT_EXTRAS = """
+import sys
+for name in ("starlette", "uvicorn", "websockets", "sqlalchemy", "alembic", "platformdirs",
+             "httpx", "requests"):
+    sys.modules[name] = None  # import fails with ImportError
+from emergo.cli import main
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+def test_a_bot_needs_no_extra(server: FakeServer) -> None:
+    server.opponent = None
+    process = subprocess.Popen(
+        [sys.executable, "-c", WITHOUT_EXTRAS, "bot", "--server", server.url, *QUICK],
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "EMERGO_BOT_TOKEN": server.token},
+        preexec_fn=_default_sigint,
+    )
+    try:
+        server.wait(lambda: connected(server))
+        cid = server.challenge(color="black")
+        game = server.wait(lambda: server.games.get(cid))
+        server.wait(lambda: game.board.move_stack)  # it played a move
+        process.send_signal(signal.SIGINT)
+        time.sleep(0.5)  # (two signals at once are one for Python)
+        process.send_signal(signal.SIGINT)
+        _, err = process.communicate(timeout=20)
+    finally:
+        if process.poll() is None:
+            process.kill()
+    assert process.returncode == 130, err
