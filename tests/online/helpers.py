@@ -103,3 +103,26 @@ def line_in_a_game(site: Any) -> tuple[int, str]:
     game = site.challenges.accept(challenge.id, black)
     line = site.chat.post(game, white, "player", "rude words")
     return line.id, game
+
+
+def run_async(main: Callable[[], Any]) -> Any:
+    """``asyncio.run(main())`` in a thread of its own (another test's library, playwright's sync
+    API, may leave an event loop running in this thread)."""
+    import asyncio
+    import threading
+
+    result: list[Any] = []
+    error: list[BaseException] = []
+
+    def target() -> None:
+        try:
+            result.append(asyncio.run(main()))
+        except BaseException as e:  # handed to the caller
+            error.append(e)
+
+    thread = threading.Thread(target=target)
+    thread.start()
+    thread.join()
+    if error:
+        raise error[0]
+    return result[0]

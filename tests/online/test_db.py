@@ -15,7 +15,7 @@ import time
 import pytest
 from sqlalchemy import select, text, update
 from tests.online.conftest import FAST, account, pg_database
-from tests.online.helpers import Player, new_game
+from tests.online.helpers import Player, new_game, run_async
 
 from emergo.online import models as m
 from emergo.online.bus import LocalBus, PgBus
@@ -132,7 +132,7 @@ def test_the_bus_wakes_only_after_commit(site):
         finally:
             site.bus.stop()
 
-    assert asyncio.run(main()) == ["u:1=7"]
+    assert run_async(main) == ["u:1=7"]
     assert isinstance(site.bus, PgBus if site.db.postgres else LocalBus)
 
 

@@ -10,6 +10,7 @@ import pytest
 pytest.importorskip("starlette")
 
 from starlette.websockets import WebSocketState
+from tests.online.helpers import run_async
 
 from emergo.web.online_socket import SEND_QUEUE, Outbox
 
@@ -52,7 +53,7 @@ def test_a_slow_socket_is_dropped_and_the_others_get_everything() -> None:
         await fast.close()
         return stuck, reading, slow, fast
 
-    stuck, reading, slow, fast = asyncio.run(main())
+    stuck, reading, slow, fast = run_async(main)
     assert slow.dropped.is_set() and stuck.closed == 4008
     assert not fast.dropped.is_set()
     assert len(reading.sent) == SEND_QUEUE + 50
