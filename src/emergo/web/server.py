@@ -56,6 +56,10 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def run(args: argparse.Namespace) -> int:
     """Serve with parsed options (:func:`emergo.web.options.add_arguments`) until stopped."""
+    if getattr(args, "online", False):  # the multi-user site: emergo.web.online_server
+        from emergo.web.online_server import run as run_online
+
+        return run_online(args)
     try:
         import uvicorn
 
