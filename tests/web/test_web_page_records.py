@@ -4,6 +4,7 @@ the result with its reason of an imported record, today's date on an exported on
 from __future__ import annotations
 
 import datetime as dt
+import json
 from typing import Any
 
 RESIGNED = """[Event "t"]
@@ -41,7 +42,8 @@ def test_export_writes_comments_marks_and_todays_date(app_client: tuple[Any, Any
     assert f'[Date "{dt.date.today():%Y.%m.%d}"]' in text  # not ????.??.??
     kept = client.post("/api/record/export", json={**body, "tags": {"Date": "1986.??.??"}})
     assert '[Date "1986.??.??"]' in kept.json()["text"]
-    for bad in ({"marks": {"1": "!!!"}}, {"marks": {"x": "!"}}, {"comments": ["a"]}):
+    bad_bodies = ({"marks": {"1": "!!!"}}, {"marks": {"x": "!"}}, {"comments": ["a"]})
+    for bad in (*bad_bodies, {"comments": {"1": "a\u0000b"}}):
         assert client.post("/api/record/export", json={"moves": ["d7"], **bad}).status_code == 400
 
 
@@ -54,6 +56,8 @@ def test_studies_keep_comments_and_marks(app_client: tuple[Any, Any]) -> None:
     node = study["tree"][0]
     assert (node["mark"], node["comment"], node["move"]["text"]) == ("!?", "first", "d7")
     assert "mark" not in node["children"][0] and "comment" not in node["children"][0]
-    for bad in ({"mark": "!!!"}, {"comment": "a } b"}, {"comment": 3}, {"comment": "x" * 1001}):
-        r = client.post("/api/studies", json={"start": "w 12/12", "tree": [{"move": "d7", **bad}]})
-        assert r.status_code == 400 and r.json()["path"] == [0], r.text
+    bad_nodes = ({"mark": "!!!"}, {"comment": "a } b"}, {"comment": 3}, {"comment": "x" * 1001})
+    for bad in (*bad_nodes, {"comment": "two\nlines"}, {"comment": "\ud800"}):
+        body = json.dumps({"start": "w 12/12", "tree": [{"move": "d7", **bad}]})  # \ud800 escaped
+        r = client.post("/api/studies", content=body, headers={"content-type": "application/json"})
+        assert r.status_code == 400 and r.json().get("path", [0]) == [0], r.text  # (or the door)

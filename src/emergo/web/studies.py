@@ -27,7 +27,7 @@ from starlette.routing import BaseRoute, Route
 
 from emergo.board import Board
 from emergo.record import MARKS
-from emergo.web.inputs import body_json, id_of
+from emergo.web.inputs import body_json, clean_name, id_of
 from emergo.web.positions import JSON, MAX_MOVES, MAX_TEXT, RequestError, board_from, move_data
 from emergo.web.store import Store
 
@@ -95,13 +95,12 @@ def _annotation(node: JSON, path: list[int]) -> JSON:
     """A node's hand-written comment (one line, at most MAX_COMMENT characters, no ``}``: the
     record format's comments) and mark (one of the record's MARKS), checked; absent ones omitted."""
     out: JSON = {}
-    comment = node.get("comment", "")
-    if not isinstance(comment, str) or len(comment) > MAX_COMMENT or "}" in comment:
-        raise RequestError(
-            f"node {_where(path)}: a comment is text of at most {MAX_COMMENT} characters, "
-            "without }",
-            path=path,
-        )
+    try:
+        comment = clean_name(node.get("comment"), "a comment", limit=MAX_COMMENT)
+    except RequestError as e:
+        raise RequestError(f"node {_where(path)}: {e}", path=path) from None
+    if "}" in comment:
+        raise RequestError(f"node {_where(path)}: a comment cannot hold a }}", path=path)
     comment = " ".join(comment.split())
     if comment:
         out["comment"] = comment
@@ -160,9 +159,7 @@ async def _save(request: Request, study_id: int | None) -> Response:
     start = data.get("start")
     if not isinstance(start, str) or not start.strip():  # no default: a study says where
         raise RequestError("start must be a position (R22), such as 'w 12/12'")
-    name = data.get("name", "")
-    if not isinstance(name, str) or len(name) > 200:
-        raise RequestError("name must be a string of at most 200 characters")
+    name = clean_name(data.get("name"), "the study's name", limit=200)
     board, tree, nodes = await asyncio.to_thread(check_tree, start, data.get("tree"))
     saved = await asyncio.to_thread(
         store.save_study,
@@ -171,7 +168,7 @@ async def _save(request: Request, study_id: int | None) -> Response:
         variant=board.variant,
         tree=tree,
         nodes=nodes,
-        name=name.strip(),
+        name=name,
     )
     if saved is None:
         raise RequestError(f"no study {study_id}", 404)

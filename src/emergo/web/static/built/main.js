@@ -482,7 +482,6 @@ var AnalysisController = class {
       playSound(data.move.kind === "capture" ? "capture" : "move");
       this.show(data, true);
       this.treeChanged();
-      if (this.analyst.running) this.startAnalysis();
       return true;
     } catch (e) {
       say(errorText(e));
@@ -541,7 +540,8 @@ var AnalysisController = class {
     this.drawMoves();
     this.drawAnnotation();
     if (this.analysed === node) this.showLines(this.lines);
-    else if (!this.analyst.running) {
+    else if (this.analyst.running) this.startAnalysis();
+    else {
       this.lines = [];
       this.board.setAutoShapes(clearLines());
     }

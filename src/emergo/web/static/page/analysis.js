@@ -262,7 +262,6 @@ export class AnalysisController {
       playSound(data.move.kind === "capture" ? "capture" : "move");
       this.show(data, true);
       this.treeChanged();
-      if (this.analyst.running) this.startAnalysis();
       return true;
     } catch (e) {
       say(errorText(e));
@@ -328,7 +327,8 @@ export class AnalysisController {
     this.drawMoves();
     this.drawAnnotation();
     if (this.analysed === node) this.showLines(this.lines);
-    else if (!this.analyst.running) {
+    else if (this.analyst.running) this.startAnalysis(); // the engine follows the position shown
+    else {
       this.lines = [];
       this.board.setAutoShapes(clearLines());
     }
