@@ -163,7 +163,7 @@ def test_reopening_the_store_keeps_what_was_committed(tmp_path: Path) -> None:
 
 
 def test_security_headers_on_every_answer(client: TestClient) -> None:
-    for path in ("/", "/static/app.js", "/api/position", "/api/nothing"):
+    for path in ("/", "/static/built/main.js", "/api/position", "/api/nothing"):
         r = client.get(path)
         assert r.headers["content-security-policy"] == CSP
         assert "'unsafe-inline'" not in CSP and "'unsafe-eval'" not in CSP
