@@ -1,302 +1,39 @@
 // Built from static/page/ and static/board/ by tools/web-check/build.mjs: do not edit.
-// ../../src/emergo/web/static/page/api.js
-var ApiError = class extends Error {
-  /** @param {string} message @param {number} status @param {Record<string, unknown>} body */
-  constructor(message, status, body) {
-    super(message);
-    this.status = status;
-    this.body = body;
-  }
-};
-async function api(path, body, method) {
-  const init = { method: method || (body === void 0 ? "GET" : "POST"), headers: {} };
-  if (body !== void 0) {
-    init.headers = { "content-type": "application/json" };
-    init.body = JSON.stringify(body);
-  }
-  const response = await fetch(path, init);
-  let data;
-  try {
-    data = await response.json();
-  } catch {
-    data = { error: `the server answered ${response.status}` };
-  }
-  if (!response.ok) {
-    const d = (
-      /** @type {Record<string, unknown>} */
-      data
-    );
-    throw new ApiError(String(d.error || response.statusText), response.status, d);
-  }
-  return data;
-}
-
-// ../../src/emergo/web/static/page/dom.js
-function $(id) {
-  const el2 = document.getElementById(id);
-  if (!el2) throw new Error(`no element #${id}`);
-  return el2;
-}
-var input = (id) => (
-  /** @type {HTMLInputElement} */
-  $(id)
-);
-var select = (id) => (
-  /** @type {HTMLSelectElement} */
-  $(id)
-);
-var buttonEl = (id) => (
-  /** @type {HTMLButtonElement} */
-  $(id)
-);
-function el(tag, cls, text) {
-  const e = document.createElement(tag);
-  if (cls) e.className = cls;
-  if (text !== void 0) e.textContent = text;
-  return e;
-}
-function button(label, action, cls) {
-  const b = (
-    /** @type {HTMLButtonElement} */
-    el("button", cls, label)
-  );
-  b.type = "button";
-  b.addEventListener("click", action);
-  return b;
-}
-function say(text, error = true) {
-  const m = $("message");
-  m.textContent = text;
-  m.classList.toggle("info", !error);
-}
-var errorText = (e) => e instanceof Error ? e.message : String(e);
-
-// ../../src/emergo/web/static/page/settings.js
-var settings = { view: "diamond", names: "oblique", theme: "light", coordinates: true, animation: true, flipped: false, sound: true };
-var listeners = /* @__PURE__ */ new Set();
-function onSettings(f) {
-  listeners.add(f);
-  return () => listeners.delete(f);
-}
-var boardSettings = () => ({
-  view: settings.view,
-  names: settings.names,
-  coordinates: settings.coordinates,
-  flipped: settings.flipped,
-  animation: { enabled: settings.animation, jump: 220 }
-});
-function applySettings() {
-  document.documentElement.dataset.theme = settings.theme;
-  const pressed = [
-    ["view", settings.view === "checker"],
-    ["flip", settings.flipped],
-    ["coords", settings.coordinates],
-    ["names", settings.names === "checker"],
-    ["anim", settings.animation],
-    ["theme", settings.theme === "dark"],
-    ["sound", settings.sound]
-  ];
-  for (const [id, on] of pressed) $(id).setAttribute("aria-pressed", String(on));
-  for (const f of listeners) f();
-}
-function changeSettings(change, keep = true) {
-  Object.assign(settings, change);
-  applySettings();
-  if (keep) api("/api/settings", change, "PUT").catch(() => {
-  });
-}
-async function loadSettings(params) {
-  try {
-    Object.assign(settings, await api("/api/settings"));
-  } catch {
-  }
-  for (
-    const key2 of
-    /** @type {(keyof Settings)[]} */
-    ["view", "names", "theme"]
-  ) {
-    const value = params.get(key2);
-    if (value) Object.assign(settings, { [key2]: value });
-  }
-  if (params.has("flip")) settings.flipped = params.get("flip") === "1";
-  if (params.has("animation")) settings.animation = params.get("animation") === "1";
-  if (params.has("sound")) settings.sound = params.get("sound") === "1";
-}
-
-// ../../src/emergo/web/static/page/confirm.js
-var pending = null;
-function answer(yes) {
-  const done = pending;
-  pending = null;
-  $("confirm").hidden = true;
-  if (done) done(yes);
-}
-function initConfirm() {
-  $("confirm-yes").addEventListener("click", () => answer(true));
-  $("confirm-no").addEventListener("click", () => answer(false));
-  document.addEventListener("keydown", (e) => {
-    if (e.key === "Escape" && pending) answer(false);
-  });
-}
-function ask(question, yes, no = "Cancel") {
-  if (pending) answer(false);
-  $("confirm-text").textContent = question;
-  $("confirm-yes").textContent = yes;
-  $("confirm-no").textContent = no;
-  $("confirm").hidden = false;
-  $("confirm-yes").focus({ preventScroll: true });
-  return new Promise((resolve) => {
-    pending = resolve;
-  });
-}
-function dismiss() {
-  if (pending) answer(false);
-  $("confirm").hidden = true;
-}
-
-// ../../src/emergo/web/static/page/saved.js
-var actions = null;
-var asked = 0;
-function initSaved(a) {
-  actions = a;
-  $("refresh-games").addEventListener("click", () => refreshSaved());
-  document.addEventListener("visibilitychange", () => {
-    if (document.visibilityState === "visible") refreshSaved();
-  });
-}
-async function refreshSaved() {
-  const mine = ++asked;
-  let games;
-  let studies;
-  try {
-    [games, studies] = await Promise.all([api("/api/games"), api("/api/studies").catch(() => ({ studies: [] }))]);
-  } catch {
-    return;
-  }
-  if (mine !== asked || !actions) return;
-  const a = actions;
-  const list = $("games");
-  list.replaceChildren();
-  for (const g of games.games) {
-    const li = el("li");
-    li.dataset.game = String(g.id);
-    const result = g.result === "*" ? "in progress" : `${g.result}${g.termination ? ` (${g.termination.replace("-", " ")})` : ""}`;
-    li.append(el("span", "what", `#${g.id} ${g.white} vs ${g.black} · ${g.variant} · ${result}`));
-    li.append(button(g.result === "*" ? "Resume" : "Open", () => a.resume(g.id), "small"));
-    li.append(button("Replay", () => a.replay(g.id), "small"));
-    const link = (
-      /** @type {HTMLAnchorElement} */
-      el("a", "button small", "Download")
-    );
-    link.href = `/api/games/${g.id}/record`;
-    li.append(link);
-    li.append(button("Delete", async () => {
-      await api(`/api/games/${g.id}`, void 0, "DELETE").catch(() => {
-      });
-      a.deleted("game", g.id);
-      refreshSaved();
-    }, "small"));
-    list.append(li);
-  }
-  for (const st of studies.studies) {
-    const li = el("li");
-    li.dataset.study = String(st.id);
-    li.append(el("span", "what", `Study #${st.id} · ${st.variant} · ${st.nodes} ${st.nodes === 1 ? "move" : "moves"}`));
-    li.append(button("Open", () => a.openStudy(st.id), "small"));
-    li.append(button("Delete", async () => {
-      await api(`/api/studies/${st.id}`, void 0, "DELETE").catch(() => {
-      });
-      a.deleted("study", st.id);
-      refreshSaved();
-    }, "small"));
-    list.append(li);
-  }
-}
-
-// ../../src/emergo/web/static/page/format.js
-var title = (color) => color[0].toUpperCase() + color.slice(1);
-var resultText = (o) => `${o.result} (${o.reason})`;
-function statusText(data) {
-  if (data.outcome) return `Game over: ${data.outcome.result}, ${data.outcome.reason}`;
-  const who = title(data.turn);
-  if (data.phase === "capture") {
-    const best = data.moves[0] ? data.moves[0].captured || 0 : 0;
-    const tied = data.moves.length > 1 ? `; ${data.moves.length} routes tie: choose one landing by landing` : "";
-    return `${who} must capture ${best} ${best === 1 ? "man" : "men"} (R8, R11): only the capturing pieces can be chosen${tied}`;
-  }
-  if (data.phase === "enter") {
-    const attacked = data.attacked ? " (under attack: any vacant square, R15)" : "";
-    return `${who} to enter${data.shadow ? ` a shadowpiece of ${data.entrySize}` : " a man"}: ${data.moves.length} squares may be entered${attacked}`;
-  }
-  return `${who} to step a piece (R17)`;
-}
-function moveNumber(ply, firstTurn) {
-  const slot = ply - 1 + (firstTurn === "white" ? 0 : 1);
-  return `${Math.floor(slot / 2) + 1}${slot % 2 ? "..." : "."}`;
-}
-var whiteMoves = (ply, firstTurn) => (ply - 1 + (firstTurn === "white" ? 0 : 1)) % 2 === 0;
-function lineNumbers(ply, firstTurn, count2) {
-  const out = [];
-  for (let k = 0; k < count2; k++) out.push(k === 0 || whiteMoves(ply + k, firstTurn) ? moveNumber(ply + k, firstTurn) : "");
-  return out;
-}
-function clockText(seconds) {
-  const t = Math.max(0, seconds);
-  if (t < 10) return `0:0${t.toFixed(1)}`;
-  const whole = Math.ceil(t);
-  const h = Math.floor(whole / 3600);
-  const m = Math.floor(whole % 3600 / 60);
-  const s = String(whole % 60).padStart(2, "0");
-  return h ? `${h}:${String(m).padStart(2, "0")}:${s}` : `${m}:${s}`;
-}
-var recordDate = (day) => `${day.getFullYear()}.${String(day.getMonth() + 1).padStart(2, "0")}.${String(day.getDate()).padStart(2, "0")}`;
-function otherTurn(position) {
-  const words = position.split(" ");
-  const k = words[0] === "w" || words[0] === "b" ? 0 : 1;
-  if (words[k] !== "w" && words[k] !== "b") return null;
-  words[k] = words[k] === "w" ? "b" : "w";
-  return words.join(" ");
-}
-var startPosition = (variant, men) => `${variant === "9x9" ? "" : `${variant} `}w ${men}/${men}`;
-
-// ../../src/emergo/web/static/page/setup.js
-function chosenSetup() {
-  const opponent = select("opponent").value;
-  const color = select("color").value;
-  let other = { kind: "engine", level: Number(select("level").value) };
-  if (opponent === "movetime") other = { kind: "engine", movetime: Number(select("movetime").value) };
-  if (opponent === "human") other = { kind: "human", name: color === "white" ? "Black" : "White" };
-  const me = { kind: "human", name: opponent === "human" ? title(color) : "You" };
-  const body = { white: color === "white" ? me : other, black: color === "white" ? other : me };
-  const clock = select("clock").value;
-  if (clock === "fischer") body.clock = { kind: "fischer", base: Number(input("clock-base").value) * 60, increment: Number(input("clock-inc").value) };
-  else if (clock === "per-move") body.clock = { kind: "per-move", base: Number(input("clock-move").value) };
-  return body;
-}
-function sameSetup(state) {
-  const player = (p) => {
-    if (p.kind === "human") return { kind: "human", name: p.name };
-    return p.movetime ? { kind: "engine", movetime: p.movetime } : { kind: "engine", level: p.level };
-  };
-  const body = { white: player(state.players.white), black: player(state.players.black) };
-  const c = state.clock;
-  if (c) body.clock = c.kind === "fischer" ? { kind: "fischer", base: c.base, increment: c.increment } : { kind: "per-move", base: c.base };
-  return body;
-}
-function wireSetup() {
-  document.getElementById("new-game")?.addEventListener("submit", (e) => e.preventDefault());
-  select("clock").addEventListener("change", () => {
-    const v = select("clock").value;
-    input("clock-base").closest("label")?.toggleAttribute("hidden", v !== "fischer");
-    input("clock-inc").closest("label")?.toggleAttribute("hidden", v !== "fischer");
-    input("clock-move").closest("label")?.toggleAttribute("hidden", v !== "per-move");
-  });
-  select("opponent").addEventListener("change", () => {
-    const v = select("opponent").value;
-    select("level").hidden = v !== "engine";
-    select("movetime").hidden = v !== "movetime";
-  });
-}
+import {
+  Socket,
+  clockOf,
+  clockText,
+  moveNumber,
+  movesOf,
+  offerOf,
+  other,
+  otherTurn,
+  resultOf,
+  resultWords,
+  sharedPlies,
+  statusText,
+  timeControlText,
+  title,
+  variantName,
+  whiteMoves
+} from "./chunk-4HTVIOPZ.js";
+import {
+  $,
+  api,
+  boardSettings,
+  buttonEl,
+  changeSettings,
+  el,
+  errorText,
+  initOnline,
+  input,
+  onSettings,
+  pageData,
+  personEl,
+  say,
+  settings,
+  socketPath
+} from "./chunk-QJVYNLV6.js";
 
 // ../../src/emergo/web/static/board/geometry.js
 var S = 36;
@@ -740,8 +477,8 @@ function drawRoute(layers, L, last) {
 function pieceElement(L, piece, name, label) {
   const r = L.radius;
   const g = svg("g", { class: `piece ${piece.owner}`, "data-square": name, "data-stack": `${piece.caps}/${piece.prisoners}` });
-  const other = piece.owner === "white" ? "black" : "white";
-  if (piece.caps + piece.prisoners > 1) svg("circle", { cx: 0, cy: num(0.2 * r), r: num(r), class: `disc rim ${piece.prisoners ? other : piece.owner}` }, g);
+  const other2 = piece.owner === "white" ? "black" : "white";
+  if (piece.caps + piece.prisoners > 1) svg("circle", { cx: 0, cy: num(0.2 * r), r: num(r), class: `disc rim ${piece.prisoners ? other2 : piece.owner}` }, g);
   svg("circle", { cx: 0, cy: 0, r: num(r), class: `disc ${piece.owner}` }, g);
   svg("circle", { cx: 0, cy: 0, r: num(0.74 * r), class: "inner" }, g);
   if (piece.caps + piece.prisoners > 1) {
@@ -751,13 +488,13 @@ function pieceElement(L, piece, name, label) {
   }
   if (piece.prisoners) {
     const b = 0.66 * r;
-    svg("circle", { cx: num(b), cy: num(b), r: num(0.5 * r), class: `disc badge ${other}` }, g);
+    svg("circle", { cx: num(b), cy: num(b), r: num(0.5 * r), class: `disc badge ${other2}` }, g);
     const size = (piece.prisoners < 10 ? 0.66 : 0.56) * r;
-    const t = svg("text", { x: num(b), y: num(b + 0.36 * size), "font-size": num(size), class: `count ${other}` }, g);
+    const t = svg("text", { x: num(b), y: num(b + 0.36 * size), "font-size": num(size), class: `count ${other2}` }, g);
     t.textContent = String(piece.prisoners);
   }
   const title2 = svg("title", {}, g);
-  title2.textContent = `${label}: ${piece.caps} ${piece.owner}${piece.prisoners ? ` over ${piece.prisoners} ${other}` : ""}`;
+  title2.textContent = `${label}: ${piece.caps} ${piece.owner}${piece.prisoners ? ` over ${piece.prisoners} ${other2}` : ""}`;
   return g;
 }
 function drawPieces(layer, L, state, ui, label) {
@@ -822,11 +559,11 @@ function makeTip(element) {
     if (!piece && !reason) return hide();
     html("div", "eg-tip-title", tip).textContent = label;
     if (piece) {
-      const other = piece.owner === "white" ? "black" : "white";
-      html("div", "eg-tip-stack", tip).textContent = `${piece.caps} ${cap(piece.owner)}` + (piece.prisoners ? ` over ${piece.prisoners} ${cap(other)}` : "") + " (bottom to top)";
+      const other2 = piece.owner === "white" ? "black" : "white";
+      html("div", "eg-tip-stack", tip).textContent = `${piece.caps} ${cap(piece.owner)}` + (piece.prisoners ? ` over ${piece.prisoners} ${cap(other2)}` : "") + " (bottom to top)";
       const column = html("div", "eg-column", tip);
       column.setAttribute("aria-hidden", "true");
-      for (let i = 0; i < piece.prisoners; i++) html("span", `man ${other}`, column);
+      for (let i = 0; i < piece.prisoners; i++) html("span", `man ${other2}`, column);
       for (let i = 0; i < piece.caps; i++) html("span", `man ${piece.owner}`, column);
     }
     if (reason) html("div", "eg-tip-reason", tip).textContent = reason;
@@ -1002,7 +739,7 @@ function Board(element, config) {
     if (state.events.move) state.events.move(move, { premove: false });
     redraw();
   }
-  function select2(square) {
+  function select(square) {
     ui.prefix = [];
     if (state.events.select) state.events.select(square);
     if (square) {
@@ -1031,7 +768,7 @@ function Board(element, config) {
         if (state.events.refused) state.events.refused(square, `several routes reach ${label(square)}: choose the landings one by one`);
         return;
       case "cancel":
-        select2(null);
+        select(null);
         break;
       default:
         break;
@@ -1089,7 +826,7 @@ function Board(element, config) {
     pick(square) {
       if (!startsMove(ui.moves, square)) return false;
       if (ui.premove && state.premovable.current) cancelPremove();
-      if (!(ui.prefix.length === 1 && ui.prefix[0] === square)) select2(square);
+      if (!(ui.prefix.length === 1 && ui.prefix[0] === square)) select(square);
       return ui.prefix[0] === square;
     },
     selected: () => ui.prefix.length ? ui.prefix[0] : null,
@@ -1102,7 +839,7 @@ function Board(element, config) {
       else tip.hide();
     },
     cancel() {
-      select2(null);
+      select(null);
       cancelPremove();
       tip.hide();
     },
@@ -1221,9 +958,9 @@ function Board(element, config) {
   return {
     set,
     state,
-    select: select2,
+    select,
     click: click2,
-    cancelMove: () => select2(null),
+    cancelMove: () => select(null),
     playPremove,
     cancelPremove,
     setShapes,
@@ -1380,10 +1117,10 @@ var Tree = class _Tree {
 // ../../src/emergo/web/static/page/movelist.js
 function MoveList(box, options) {
   const text = (move) => options.names() === "checker" ? move.checker : move.text;
-  function moveButton(tree, node, main) {
+  function moveButton(tree, node, main2) {
     const b = (
       /** @type {HTMLButtonElement} */
-      el("button", main ? "main" : "var")
+      el("button", main2 ? "main" : "var")
     );
     b.type = "button";
     b.dataset.ply = String(node.ply);
@@ -1418,9 +1155,9 @@ function MoveList(box, options) {
       if (numbered || whiteMoves(first.ply, tree.firstTurn)) into.append(number(tree, first), " ");
       into.append(moveButton(tree, first, false));
       if (first.comment) into.append(" ", el("span", "comment", first.comment));
-      for (const other of others) {
+      for (const other2 of others) {
         const inner = el("span", "paren");
-        variation(tree, inner, other);
+        variation(tree, inner, other2);
         into.append(" ", inner);
       }
       numbered = others.length > 0 || !!first.comment;
@@ -1444,9 +1181,9 @@ function MoveList(box, options) {
       if (first.comment) box.append(el("div", "comment full", first.comment));
       if (others.length) {
         const block = el("div", "variation");
-        for (const other of others) {
+        for (const other2 of others) {
           const row = el("div", "vline");
-          variation(tree, row, other);
+          variation(tree, row, other2);
           block.append(row);
         }
         box.append(block);
@@ -1491,13 +1228,15 @@ function drawPlayers(data, game = {}) {
 }
 function bar(box, color, data, game) {
   const hand = data.hands[color];
-  const toMove = data.turn === color && !data.outcome;
+  const toMove = (game.toMove === void 0 ? data.turn : game.toMove) === color && !data.outcome;
   box.className = `player ${color}${toMove ? " to-move" : ""}`;
   box.dataset.hand = String(hand);
   const disc = el("span", `hand ${color}`, String(hand));
   disc.title = `${title(color)}: ${hand} in hand`;
   const who = game.names ? `${game.names[color]} (${title(color)})` : title(color);
   const name = el("span", "name", `${who}${toMove ? " to move" : ""}`);
+  const person = game.people && game.people[color];
+  if (person) name.replaceChildren(person, ` (${title(color)})${toMove ? " to move" : ""}`);
   const note = el("span", "note", `${hand} in hand`);
   if (toMove && data.shadow) note.textContent += `: enters all ${data.entrySize} as one shadowpiece (R14)`;
   box.replaceChildren(disc, name, note);
@@ -1531,177 +1270,35 @@ function drawClocks(c, over) {
   }
 }
 
-// ../../src/emergo/web/static/page/socket.js
-var socketUrl = (path) => `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}${path}`;
-function versionCheck(msg, known, isState) {
-  if (typeof msg?.version !== "number" || known < 0) return "take";
-  if (isState(msg)) return msg.version < known ? "stale" : "take";
-  return msg.version > known + 1 ? "gap" : "take";
+// ../../src/emergo/web/static/page/confirm.js
+var pending = null;
+function answer(yes) {
+  const done = pending;
+  pending = null;
+  $("confirm").hidden = true;
+  if (done) done(yes);
 }
-var Socket = class {
-  /** @param {string} path @param {SocketOptions} options */
-  constructor(path, options) {
-    this.path = path;
-    this.options = options;
-    this.version = -1;
-    this.closed = false;
-    this.retry = 0;
-    this.ws = null;
-    this.opened = this.open();
-  }
-  /** @returns {Promise<void>} */
-  open() {
-    const ws = new WebSocket(socketUrl(this.path));
-    this.ws = ws;
-    const isState = this.options.isState || ((m) => m.type === "state");
-    ws.addEventListener("message", (e) => {
-      if (this.ws !== ws || this.closed) return;
-      const msg = JSON.parse(String(e.data));
-      if (this.options.versioned) {
-        const verdict = versionCheck(msg, this.version, isState);
-        if (verdict === "stale") return;
-        if (verdict === "gap") return this.resync();
-        if (typeof msg.version === "number") this.version = Math.max(this.version, msg.version);
-      }
-      this.options.onMessage(msg);
-    });
-    ws.addEventListener("close", (e) => {
-      if (this.ws !== ws || this.closed) return;
-      if (e.code === 4404 || !this.options.reconnect) {
-        this.closed = true;
-        this.options.onStatus?.("closed");
-        return;
-      }
-      this.retry = Math.min(this.retry + 1, 10);
-      this.options.onStatus?.("lost");
-      setTimeout(() => {
-        if (!this.closed && this.ws === ws) this.opened = this.open();
-      }, 200 * this.retry);
-    });
-    return new Promise((resolve, reject) => {
-      ws.addEventListener("open", () => {
-        this.retry = 0;
-        if (this.ws === ws) this.options.onStatus?.("open");
-        resolve();
-      }, { once: true });
-      ws.addEventListener("error", () => reject(new Error("cannot reach the server")), { once: true });
-    });
-  }
-  /** A version was skipped: start again from the server's whole state. */
-  resync() {
-    const old = this.ws;
-    this.ws = null;
-    old?.close();
-    this.opened = this.open();
-  }
-  get connected() {
-    return !!this.ws && this.ws.readyState === WebSocket.OPEN;
-  }
-  /** Send a message now; false when not connected. @param {Record<string, unknown>} msg */
-  send(msg) {
-    if (!this.ws || this.ws.readyState !== WebSocket.OPEN) return false;
-    this.ws.send(JSON.stringify(msg));
-    return true;
-  }
-  close() {
-    this.closed = true;
-    this.ws?.close();
-    this.ws = null;
-  }
-};
-
-// ../../src/emergo/web/static/page/engine.js
-function drawLines(lines, ply, firstTurn, pick) {
-  const list = $("lines");
-  list.replaceChildren();
-  const bar2 = $("evalbar");
-  const sorted = [...lines].sort((a, b) => a.multipv - b.multipv);
-  if (!sorted.length) {
-    $("eval").textContent = "";
-    bar2.classList.add("empty");
-    return [];
-  }
-  const best = sorted[0];
-  $("eval").textContent = `${best.score} (White's view), depth ${best.depth}, ${best.nodes} nodes, ${best.time.toFixed(1)} s`;
-  bar2.classList.remove("empty");
-  const share = 50 + 50 * Math.tanh(best.centimen / 400);
-  $("evalfill").style.height = `${settings.flipped ? 100 - share : share}%`;
-  for (const line of sorted) {
-    const li = el("li");
-    li.append(el("span", "score", `${line.score}/${line.depth}`));
-    const numbers = lineNumbers(ply, firstTurn, line.pv.length);
-    line.pv.forEach((move, k) => {
-      if (numbers[k]) li.append(el("span", "no", numbers[k]), " ");
-      const b = button(settings.names === "checker" ? move.checker : move.text, () => pick && pick(line, k));
-      b.title = pick ? "Play the line up to here" : "";
-      li.append(b, " ");
-    });
-    list.append(li);
-  }
-  const shapes = [];
-  for (const line of sorted.slice(0, 3)) {
-    const move = line.pv[0];
-    if (!move) continue;
-    const brush = line === best ? "blue" : "paleBlue";
-    shapes.push(move.kind === "enter" ? { orig: move.path[0], brush } : { orig: move.path[0], path: move.path, brush });
-  }
-  return shapes;
+function initConfirm() {
+  $("confirm-yes").addEventListener("click", () => answer(true));
+  $("confirm-no").addEventListener("click", () => answer(false));
+  document.addEventListener("keydown", (e) => {
+    if (e.key === "Escape" && pending) answer(false);
+  });
 }
-var clearLines = () => drawLines([], 1, "white", null);
-function Analyst(on) {
-  let socket = null;
-  let id = 0;
-  const lines = /* @__PURE__ */ new Map();
-  let running = false;
-  function connect() {
-    if (socket && !socket.closed) return socket;
-    const s = new Socket("/ws/analyse", {
-      onMessage(msg) {
-        if ((msg.type === "info" || msg.type === "done") && msg.id !== id) return;
-        if (msg.type === "info") {
-          lines.set(msg.line.multipv, msg.line);
-          on.info([...lines.values()]);
-        } else if (msg.type === "done") {
-          for (const l of msg.lines) lines.set(l.multipv, l);
-          running = false;
-          on.done([...lines.values()]);
-        } else if (msg.type === "error") {
-          running = false;
-          on.error(msg.error);
-        }
-      },
-      onStatus(status) {
-        if (status !== "open" && running) {
-          running = false;
-          on.done([...lines.values()]);
-        }
-      }
-    });
-    socket = s;
-    return s;
-  }
-  return {
-    get running() {
-      return running;
-    },
-    /** @param {Record<string, unknown>} request pos, moves, multipv, time or infinite */
-    async start(request) {
-      const s = connect();
-      await s.opened;
-      lines.clear();
-      running = true;
-      s.send({ type: "start", id: ++id, ...request });
-    },
-    stop() {
-      if (socket) socket.send({ type: "stop" });
-      running = false;
-    },
-    close() {
-      socket?.close();
-      socket = null;
-      running = false;
-    }
-  };
+function ask(question, yes, no = "Cancel") {
+  if (pending) answer(false);
+  $("confirm-text").textContent = question;
+  $("confirm-yes").textContent = yes;
+  $("confirm-no").textContent = no;
+  $("confirm").hidden = false;
+  $("confirm-yes").focus({ preventScroll: true });
+  return new Promise((resolve) => {
+    pending = resolve;
+  });
+}
+function dismiss() {
+  if (pending) answer(false);
+  $("confirm").hidden = true;
 }
 
 // ../../src/emergo/web/static/page/sound.js
@@ -1741,44 +1338,508 @@ function playSound(name) {
   });
 }
 
-export {
-  api,
-  $,
-  input,
-  select,
-  buttonEl,
-  say,
-  errorText,
-  settings,
-  onSettings,
-  boardSettings,
-  applySettings,
-  changeSettings,
-  loadSettings,
-  initConfirm,
-  ask,
-  dismiss,
-  initSaved,
-  refreshSaved,
-  title,
-  resultText,
-  statusText,
-  recordDate,
-  otherTurn,
-  startPosition,
-  chosenSetup,
-  sameSetup,
-  wireSetup,
-  Board,
-  Tree,
-  MoveList,
-  drawPlayers,
-  clockLeft,
-  isLow,
-  drawClocks,
-  Socket,
-  drawLines,
-  clearLines,
-  Analyst,
-  playSound
+// ../../src/emergo/web/static/page/chat.js
+var MAX_LINES = 200;
+var Chat = class {
+  /** @param {ChatParts} parts */
+  constructor(parts) {
+    this.parts = parts;
+    this.room = null;
+    this.playerChat = true;
+    this.player = false;
+    this.signedIn = false;
+    this.over = false;
+    parts.form.addEventListener("submit", (e) => {
+      e.preventDefault();
+      const text = parts.input.value.trim();
+      if (!text || !this.room) return;
+      parts.send(this.room, text);
+      parts.input.value = "";
+    });
+    parts.open.addEventListener("change", () => parts.setOpen(parts.open.checked));
+  }
+  /**
+   * Who reads and writes what: after the page's whole state.
+   * @param {{player: boolean, signedIn: boolean, over: boolean, playerChat: boolean, lines?: ChatLine[]}} how
+   */
+  reset(how) {
+    this.player = how.player;
+    this.signedIn = how.signedIn;
+    this.over = how.over;
+    this.playerChat = how.playerChat;
+    if (how.lines) {
+      this.parts.lines.replaceChildren();
+      for (const line of how.lines) this.add(line);
+    }
+    this.show();
+  }
+  show() {
+    const { form, note, toggle: toggle2, open } = this.parts;
+    this.room = !this.signedIn ? null : this.player ? this.playerChat ? "player" : null : "spectator";
+    form.hidden = !this.room;
+    toggle2.hidden = !this.player || this.over;
+    open.checked = this.playerChat;
+    if (!this.signedIn) note.textContent = "Log in to chat.";
+    else if (this.player && !this.playerChat) note.textContent = "The players' chat is off.";
+    else if (this.player && !this.over) note.textContent = "Your opponent reads this; spectators do not.";
+    else if (!this.player) note.textContent = "The spectators' room: the players read it after the game.";
+    else note.textContent = "";
+    this.parts.input.placeholder = this.room === "player" ? "Say something to your opponent" : "Say something to the spectators";
+  }
+  /** The players' room opened or closed. @param {boolean} open */
+  setRoom(open) {
+    this.playerChat = open;
+    this.show();
+  }
+  /** A line, written as text. @param {ChatLine} line */
+  add(line) {
+    const box = this.parts.lines;
+    if (box.querySelector(`[data-id="${Number(line.id)}"]`)) return;
+    const item = el("li", `line ${line.room === "spectator" ? "spectator" : "player"}`);
+    item.dataset.id = String(Number(line.id));
+    if (this.player && line.room === "spectator") item.title = "from the spectators' room";
+    item.append(el("span", "user", line.username), " ", el("span", "text", line.text));
+    box.append(item);
+    while (box.children.length > MAX_LINES) box.firstElementChild?.remove();
+    keepInView(box, item);
+  }
+  /** A line removed by a moderator. @param {number} id */
+  remove(id) {
+    this.parts.lines.querySelector(`[data-id="${Number(id)}"]`)?.remove();
+  }
 };
+
+// ../../src/emergo/web/static/page/game.js
+var PING_MS = 4e3;
+var GameController = class {
+  /** @param {HTMLElement} root */
+  constructor(root) {
+    this.data = pageData(root);
+    this.id = String(root.dataset.game);
+    this.you = root.dataset.you === "white" || root.dataset.you === "black" ? root.dataset.you : null;
+    this.full = null;
+    this.state = null;
+    this.moves = [];
+    this.infos = [];
+    this.positions = [];
+    this.tree = new Tree("w 12/12", "white");
+    this.firstTurn = "white";
+    this.people = void 0;
+    this.geometry = null;
+    this.clock = null;
+    this.lowWarned = false;
+    this.spectators = 0;
+    this.claimAt = null;
+    this.gone = false;
+    this.pending = false;
+    this.commandId = 0;
+    this.sent = 0;
+    this.commands = /* @__PURE__ */ new Map();
+    this.lag = 0;
+    this.pingAt = 0;
+    this.request = 0;
+    this.premoves = /* @__PURE__ */ new Map();
+    this.queue = Promise.resolve();
+    this.moveList = MoveList($("moves"), { names: () => settings.names, go: (node) => this.gotoNode(node) });
+    this.board = Board($("board"), {
+      ...boardSettings(),
+      viewOnly: !this.you,
+      events: {
+        move: (move) => this.sendMove(move),
+        refused: (_square, reason) => say(reason),
+        select: () => say(""),
+        premove: (move) => say(`premove ${this.moveText(move)}: played at once if it is legal when your turn comes (Escape or a click cancels it)`, false),
+        premoveCancel: (move) => say(`premove ${this.moveText(move)} cancelled`, false)
+      }
+    });
+    this.chat = new Chat({
+      lines: $("chat-lines"),
+      form: (
+        /** @type {HTMLFormElement} */
+        $("chat-form")
+      ),
+      input: input("chat-text"),
+      note: $("chat-note"),
+      toggle: $("chat-switch"),
+      open: input("chat-open"),
+      send: (room, text) => this.command({ t: "chat", room, text }, "chat"),
+      setOpen: (open) => this.command({ t: "chat-room", open }, "chat-room")
+    });
+    onSettings(() => {
+      this.board.set(boardSettings());
+      if (this.state) this.show(false);
+    });
+    this.wire();
+    setInterval(() => this.tick(), 100);
+    this.socket = new Socket(socketPath(`/ws/online/game/${encodeURIComponent(this.id)}`, this.data), {
+      versioned: true,
+      reconnect: true,
+      dedupe: true,
+      isState: (m) => m.t === "full",
+      versionOf: (m) => m.t === "full" || m.t === "v" ? m.v : void 0,
+      resyncMessage: { t: "resync" },
+      onMessage: (msg) => {
+        const at = performance.now();
+        this.queue = this.queue.then(() => this.message(msg, at)).catch((e) => say(errorText(e)));
+      },
+      onStatus: (status) => {
+        if (status === "lost") say("connection lost: reconnecting ...", false);
+        else if (status === "open" && $("message").textContent.startsWith("connection lost")) say("");
+        else if (status === "closed") say("this game is not on the server");
+      }
+    });
+    setInterval(() => this.ping(), PING_MS);
+  }
+  /** @param {MoveInfo} move */
+  moveText(move) {
+    return settings.names === "checker" ? move.checker : move.text;
+  }
+  wire() {
+    initConfirm();
+    $("flip").addEventListener("click", () => changeSettings({ flipped: !settings.flipped }, false));
+    $("first").addEventListener("click", () => this.goto(0));
+    $("back").addEventListener("click", () => this.goto(this.tree.ply - 1));
+    $("forward").addEventListener("click", () => this.goto(this.tree.ply + 1));
+    $("last").addEventListener("click", () => this.goto(this.moves.length));
+    $("resign").addEventListener("click", async () => {
+      if (await ask("Resign the game?", "Resign")) this.command({ t: "resign" }, "resign");
+    });
+    $("abort").addEventListener("click", async () => {
+      if (await ask("Abort the game? It ends without a result.", "Abort")) this.command({ t: "abort" }, "abort");
+    });
+    $("draw").addEventListener("click", async () => {
+      if (await ask("Offer a draw?", "Offer draw")) this.command({ t: "draw-yes", v: this.socket.version }, "draw");
+    });
+    $("takeback").addEventListener("click", () => this.command({ t: "takeback-yes", v: this.socket.version }, "takeback"));
+    $("offer-yes").addEventListener("click", () => this.answerOffer(true));
+    $("offer-no").addEventListener("click", () => this.answerOffer(false));
+    $("claim-victory").addEventListener("click", () => this.command({ t: "claim-victory" }, "claim"));
+    $("claim-draw").addEventListener("click", () => this.command({ t: "claim-draw" }, "claim"));
+    document.addEventListener("keydown", (e) => {
+      const target = (
+        /** @type {HTMLElement} */
+        e.target
+      );
+      if (target.closest("input, textarea, select") || e.ctrlKey || e.metaKey || e.altKey) return;
+      if (e.key === "ArrowLeft") this.goto(this.tree.ply - 1);
+      else if (e.key === "ArrowRight") this.goto(this.tree.ply + 1);
+      else if (e.key === "Home") this.goto(0);
+      else if (e.key === "End") this.goto(this.moves.length);
+      else if (e.key === "f") changeSettings({ flipped: !settings.flipped }, false);
+      else return;
+      e.preventDefault();
+    });
+  }
+  // --- the server's messages ------------------------------------------------------------------
+  /** @param {any} msg @param {number} at when it came (performance.now()) */
+  async message(msg, at) {
+    switch (msg.t) {
+      case "full":
+        return this.whole(msg, at);
+      case "v":
+        for (const event of msg.events || []) this.event(event);
+        if (msg.state) await this.update(msg.state, at, false);
+        return;
+      case "chat":
+        return this.chat.add(msg.line);
+      case "chatRemoved":
+        return this.chat.remove(msg.id);
+      case "chatRoom":
+        return this.chat.setRoom(!!msg.open);
+      case "crowd":
+        this.spectators = Number(msg.spectators) || 0;
+        return this.showInfo();
+      case "opponentGone":
+        this.gone = !!msg.gone;
+        this.claimAt = msg.gone && typeof msg.claimInSeconds === "number" ? at + msg.claimInSeconds * 1e3 : null;
+        return this.showClaim();
+      case "ack":
+        this.commands.delete(msg.id);
+        return;
+      case "error":
+        return this.refused(msg);
+      case "pong":
+        if (this.pingAt) this.lag = Math.min(1, (performance.now() - this.pingAt) / 2e3);
+        this.pingAt = 0;
+        return;
+      default:
+        return;
+    }
+  }
+  /** The whole state: at once, after a reconnection, after a resync. @param {any} msg @param {number} at */
+  async whole(msg, at) {
+    const first = !this.full;
+    this.full = msg.game;
+    this.you = msg.you === "white" || msg.you === "black" ? msg.you : null;
+    this.spectators = Number(msg.spectators) || 0;
+    if (!this.geometry || this.geometry.variant !== this.full.variant.key) {
+      this.geometry = await api(`/api/geometry?variant=${encodeURIComponent(this.full.variant.key)}`);
+      this.board.set({ squares: this.geometry.squares, size: this.geometry.size, shape: this.geometry.shape, viewOnly: !this.you });
+    }
+    if (first) {
+      if (this.you) changeSettings({ flipped: this.you === "black" }, false);
+      this.people = { white: personEl(this.full.white, this.data.profiles), black: personEl(this.full.black, this.data.profiles) };
+    }
+    const over = !!resultOf(this.full.state);
+    this.chat.reset({ player: !!this.you, signedIn: !!this.data.me, over, playerChat: !!msg.playerChat, lines: msg.chat || [] });
+    await this.update(this.full.state, at, first);
+  }
+  /** A round's event: what the state alone does not say. @param {any} event */
+  event(event) {
+    const mine = this.you && event.color === this.you;
+    if (event.t === "drawDeclined" && !mine) say(`${title(event.color)} declined the draw`, false);
+    else if (event.t === "takebackDeclined" && !mine) say(`${title(event.color)} declined the takeback`, false);
+    else if (event.t === "timeGiven") say("the server was away: the time is given back", false);
+  }
+  /** @param {any} msg */
+  refused(msg) {
+    const what = this.commands.get(msg.id);
+    this.commands.delete(msg.id);
+    say(msg.error || "refused");
+    if (what === "move") {
+      this.pending = false;
+      if (this.state) this.show(false);
+    }
+  }
+  /** A new state: its moves (asking for the positions they lead to), clocks, offers, result. @param {GameState} state @param {number} at @param {boolean} first */
+  async update(state, at, first) {
+    const moves = movesOf(state);
+    const shared = sharedPlies(this.moves, moves);
+    const grew = !first && shared === this.moves.length && moves.length === shared + 1;
+    if (shared !== moves.length || shared !== this.moves.length || !this.positions[moves.length]) await this.follow(moves, shared);
+    const wasOver = !!(this.state && resultOf(this.state));
+    this.state = state;
+    this.pending = false;
+    this.clock = clockOf(state, this.full, at);
+    const result = resultOf(state);
+    const shownPly = this.tree.ply;
+    const wasLatest = first || shownPly >= this.tree.moves.length;
+    this.tree = Tree.line(this.full.initialFen, this.firstTurn, this.infos);
+    this.positions.forEach((data, ply) => {
+      if (data && this.tree.nodes[ply]) this.tree.nodes[ply].data = data;
+    });
+    this.tree.ply = wasLatest ? this.moves.length : Math.min(shownPly, this.moves.length);
+    if (grew && !first) {
+      const last = this.infos[this.infos.length - 1];
+      playSound(last && last.kind === "capture" ? "capture" : "move");
+    }
+    if (result && !wasOver && !first) {
+      playSound("end");
+      if (this.you) this.socket.resync();
+    }
+    if (result) dismiss();
+    this.show(grew && wasLatest, shared !== this.moves.length || first);
+    if (this.mine()) this.board.playPremove();
+    else this.offerPremoves();
+    document.documentElement.dataset.ready = "1";
+  }
+  /** Learn the moves after `shared` (their data and the new position) from the server. @param {string[]} moves @param {number} shared */
+  async follow(moves, shared) {
+    this.moves = moves.slice();
+    this.infos = this.infos.slice(0, shared);
+    this.positions = this.positions.slice(0, shared + 1);
+    const base = this.positions[shared];
+    if (base) {
+      const data = await this.position(base.position, moves.slice(shared));
+      this.infos.push(...data.line.moves);
+      this.positions[moves.length] = data;
+    } else {
+      const data = await this.position(this.full.initialFen, moves);
+      this.firstTurn = data.line.turn;
+      this.infos = data.line.moves;
+      this.positions = [];
+      this.positions[moves.length] = data;
+    }
+  }
+  /** @param {string} pos @param {string[]} moves */
+  position(pos, moves) {
+    const query = new URLSearchParams({ pos, moves: moves.join(" ") });
+    return api(`/api/position?${query}`);
+  }
+  // --- showing --------------------------------------------------------------------------------
+  /** May the player move now (the game on, the latest position shown, their turn, no move in flight)? */
+  mine() {
+    const s = this.state;
+    return !!s && !!this.you && !resultOf(s) && s.turn === this.you && this.tree.ply === this.moves.length && !this.pending;
+  }
+  /** @param {boolean} animate @param {boolean} [fresh] a new position: the arrows drawn go */
+  show(animate, fresh = false) {
+    const s = (
+      /** @type {GameState} */
+      this.state
+    );
+    const result = resultOf(s);
+    const latest = this.tree.ply === this.moves.length;
+    const data = this.tree.here.data || this.positions[this.moves.length];
+    if (!data) return;
+    const mine = this.mine();
+    this.board.set({
+      pieces: data.pieces,
+      lastMove: data.lastMove,
+      movable: mine ? { moves: data.moves, forbidden: data.forbidden, required: data.required } : null,
+      premovable: { enabled: !!this.you && latest && !mine && !result },
+      viewOnly: !this.you,
+      ...fresh ? { drawable: { shapes: [], autoShapes: [] } } : {},
+      animate
+    });
+    drawPlayers(data, { people: this.people, clock: this.clock, toMove: result ? null : latest ? s.turn : data.turn });
+    if (result) $("status").textContent = `Game over: ${resultWords(result)}`;
+    else if (!latest) $("status").textContent = `Move ${this.tree.ply} of ${this.moves.length}: → or End for the latest`;
+    else if (!this.you) $("status").textContent = statusText(data);
+    else $("status").textContent = s.turn === this.you ? `Your turn: ${statusText(data)}` : `Waiting for ${title(s.turn)}`;
+    $("result").textContent = result ? resultWords(result) : "";
+    this.moveList.draw(this.tree);
+    this.showGame(result);
+  }
+  showInfo() {
+    const f = this.full;
+    if (!f) return;
+    const tc = f.clock ? { type: "clock", limit: f.clock.initial / 1e3, increment: f.clock.increment / 1e3 } : f.daysPerTurn ? { type: "correspondence", daysPerTurn: f.daysPerTurn } : { type: "unlimited" };
+    const watching = this.spectators ? ` · ${this.spectators} watching` : "";
+    $("game-info").textContent = `${variantName(f.variant.key)} · ${timeControlText(
+      /** @type {any} */
+      tc
+    )} · ${f.rated ? "Rated" : "Casual"}${watching}`;
+    $("game-info").dataset.spectators = String(this.spectators);
+  }
+  /** The game panel: the buttons that mean something now, the offer waiting, the end. @param {any} result */
+  showGame(result) {
+    const s = (
+      /** @type {GameState} */
+      this.state
+    );
+    const you = this.you;
+    const over = !!result;
+    this.showInfo();
+    const names = { white: this.full.white.name, black: this.full.black.name };
+    $("game-title").textContent = you ? `You play ${title(you)} against ${names[other(you)]}` : `Watching ${names.white} – ${names.black}`;
+    $("game-controls").hidden = !you || over;
+    const offer = offerOf(s);
+    const both = this.moves.length >= 2;
+    buttonEl("abort").hidden = both;
+    buttonEl("resign").hidden = !both;
+    buttonEl("takeback").disabled = !this.moves.length || !!offer && offer.kind === "takeback";
+    buttonEl("draw").disabled = !!offer && offer.kind === "draw";
+    buttonEl("draw").textContent = offer && offer.kind === "draw" && offer.by === you ? "Draw offered" : "Offer draw";
+    buttonEl("takeback").textContent = offer && offer.kind === "takeback" && offer.by === you ? "Takeback asked" : "Takeback";
+    const answer2 = !over && !!you && !!offer && offer.by !== you;
+    $("offer").hidden = !answer2;
+    if (answer2 && offer) $("offer-text").textContent = offer.kind === "draw" ? `${title(offer.by)} offers a draw` : `${title(offer.by)} asks to take back a move`;
+    $("game-over").hidden = !over;
+    $("game-over-text").textContent = over ? resultWords(result) : "";
+    const download = (
+      /** @type {HTMLAnchorElement} */
+      $("download")
+    );
+    download.hidden = !over;
+    download.href = `/game/export/${encodeURIComponent(this.id)}`;
+    download.download = `emergo-${this.id}.egn`;
+    this.chat.over = over;
+    this.chat.show();
+    this.showClaim();
+    const turn = !over && you && s.turn === you;
+    document.title = `${turn ? "Your turn · " : ""}${this.full.white.name} – ${this.full.black.name} · Emergo`;
+  }
+  showClaim() {
+    const s = this.state;
+    const show = !!s && !!this.you && !resultOf(s) && this.gone;
+    $("claim").hidden = !show;
+    if (!show) return;
+    const left = this.claimAt === null ? null : Math.ceil((this.claimAt - performance.now()) / 1e3);
+    const ready = left !== null && left <= 0;
+    $("claim-text").textContent = left === null ? "Your opponent left the game." : ready ? "Your opponent left the game: you may claim." : `Your opponent left the game: you may claim in ${left} s.`;
+    buttonEl("claim-victory").hidden = !ready;
+    buttonEl("claim-draw").hidden = !ready;
+    buttonEl("claim-victory").disabled = !!s && s.turn === this.you;
+    buttonEl("claim-victory").title = s && s.turn === this.you ? "the win is claimed while your opponent is to move: move first" : "";
+  }
+  tick() {
+    const c = this.clock;
+    if (this.gone && !$("claim").hidden) this.showClaim();
+    if (!c || !this.state) return;
+    const over = !!resultOf(this.state);
+    drawClocks(c, over);
+    if (!over && !this.lowWarned && this.you && c.running === this.you && isLow(c, clockLeft(c, c.running))) {
+      this.lowWarned = true;
+      playSound("low");
+    }
+  }
+  // --- stepping through the game ----------------------------------------------------------------
+  /** @param {number} ply */
+  goto(ply) {
+    ply = Math.max(0, Math.min(this.moves.length, ply));
+    this.gotoNode(this.tree.nodes[ply]);
+  }
+  /** @param {TreeNode} node */
+  async gotoNode(node) {
+    if (!node || !this.state) return;
+    const id = ++this.request;
+    try {
+      if (!node.data) {
+        node.data = this.positions[node.ply] || await this.position(this.full.initialFen, this.moves.slice(0, node.ply));
+        this.positions[node.ply] = node.data;
+      }
+      if (id !== this.request) return;
+      this.tree.ply = node.ply;
+      this.show(false);
+      if (!this.mine()) this.offerPremoves();
+    } catch (e) {
+      say(errorText(e));
+    }
+  }
+  // --- premoves: the moves the player could make were it his turn ------------------------------
+  async offerPremoves() {
+    const s = this.state;
+    const data = this.positions[this.moves.length];
+    if (!s || !this.you || resultOf(s) || s.turn === this.you || this.tree.ply !== this.moves.length || !data) return;
+    const pos = otherTurn(data.position);
+    if (!pos) return;
+    let dests = this.premoves.get(pos);
+    if (!dests) {
+      try {
+        dests = /** @type {MoveInfo[]} */
+        (await this.position(pos, [])).moves;
+      } catch {
+        dests = [];
+      }
+      this.premoves.set(pos, dests);
+    }
+    if (this.state === s && !this.mine()) this.board.set({ premovable: { enabled: true, dests } });
+  }
+  // --- commands ---------------------------------------------------------------------------------
+  /** @param {MoveInfo} move */
+  sendMove(move) {
+    if (!this.mine()) return;
+    if (this.command({ t: "move", move: move.text, v: this.socket.version, lag: Math.round(this.lag * 1e3) / 1e3 }, "move")) {
+      this.pending = true;
+      document.documentElement.dataset.sent = String(++this.sent);
+      this.board.set({ movable: null });
+    }
+  }
+  /** Send a command with an id (its answer is an ack or an error). @param {Record<string, unknown>} msg @param {string} what */
+  command(msg, what) {
+    const id = ++this.commandId;
+    this.commands.set(id, what);
+    if (this.socket.send({ ...msg, id })) return true;
+    this.commands.delete(id);
+    say("not connected to the game: wait a moment");
+    return false;
+  }
+  /** @param {boolean} yes */
+  answerOffer(yes) {
+    const offer = this.state && offerOf(this.state);
+    if (!offer) return;
+    this.command({ t: `${offer.kind}-${yes ? "yes" : "no"}`, v: this.socket.version }, offer.kind);
+  }
+  ping() {
+    if (this.pingAt || !this.socket.connected) return;
+    this.pingAt = performance.now();
+    this.socket.send({ t: "ping" });
+  }
+};
+async function main() {
+  const root = $("game");
+  await initOnline(pageData(root));
+  new GameController(root);
+}
+main();
