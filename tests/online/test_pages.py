@@ -116,3 +116,18 @@ def test_names_in_the_frame_are_escaped(site: Site) -> None:
     assert "<script>" not in text and "<img" not in text
     assert "&lt;script&gt;x&lt;/script&gt;" in text and '<span class="title">BOT</span>' in text
     assert re.search(r'value="&quot;&gt;&lt;img src=x&gt;"', text)
+
+
+def test_other_parts_of_the_site_add_to_the_game_page(
+    client: Any, players: Any, monkeypatch: Any
+) -> None:
+    from emergo.web import online_shell
+
+    def extra(site: Site, game: Any, actor: Any) -> str:
+        return f'<section class="panel" id="extra">{game.id} {actor is None}</section>'
+
+    monkeypatch.setattr(online_shell, "GAME_EXTRAS", [extra])
+    ann, bob = players
+    game = new_game(ann, bob)
+    text = client.get(f"/game/{game}").text
+    assert f'<section class="panel" id="extra">{game} True</section></aside>' in text

@@ -17,12 +17,14 @@ from __future__ import annotations
 
 import asyncio
 import html
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, Response
 
+from emergo.online.rounds import GameView
+from emergo.online.site import Site
 from emergo.web.online_auth import Actor, actor_of, site_of
 
 e = html.escape
@@ -228,6 +230,12 @@ async def lobby(request: Request) -> Response:
 
 # --- the game page --------------------------------------------------------------------------------
 
+GameExtra = Callable[[Site, GameView, Actor | None], str]
+GAME_EXTRAS: list[GameExtra] = []
+"""Sections other parts of the site add to the game page's side (issue 21: a finished game's
+ratings, a correspondence player's conditional moves): each returns escaped HTML, run in a
+worker thread; appended after the chat."""
+
 _GAME = """<section class="board-area" aria-label="Board">
 <div class="player" id="player-top"></div>
 <div class="board-wrap"><div id="board"></div></div>
@@ -288,8 +296,10 @@ async def game(request: Request) -> Response:
     color = found.seats.color_of(actor.user.id) if actor is not None else None
     you = "" if color is None else ("white" if color else "black")
     title = f"{found.seats.white} – {found.seats.black}"
+    extras = "".join([await asyncio.to_thread(extra, site, found, actor) for extra in GAME_EXTRAS])
+    side = _GAME.replace("</section></aside>", f"</section>{extras}</aside>") if extras else _GAME
     body = (
         f'<main class="layout game-page" id="game"{_data(actor, game=found.id, you=you)}>'
-        f"{_GAME}</main>"
+        f"{side}</main>"
     )
     return document(title, body, actor, script="game", kind="app")

@@ -1639,6 +1639,7 @@ var GameController = class {
     this.infos = this.infos.slice(0, shared);
     this.positions = this.positions.slice(0, shared + 1);
     const base = this.positions[shared];
+    if (base && moves.length === shared) return;
     if (base) {
       const data = await this.position(base.position, moves.slice(shared));
       this.infos.push(...data.line.moves);

@@ -287,6 +287,7 @@ class GameController {
     this.infos = this.infos.slice(0, shared);
     this.positions = this.positions.slice(0, shared + 1);
     const base = this.positions[shared];
+    if (base && moves.length === shared) return; // moves taken back: a position seen before
     if (base) {
       const data = await this.position(base.position, moves.slice(shared));
       this.infos.push(...data.line.moves);
