@@ -17,6 +17,7 @@ _NEEDS = {
     "src/emergo/mcts.py": (_KERNEL,),
     "src/emergo/differential.py": (_KERNEL,),
     "src/emergo/selfplay.py": (_KERNEL,),
+    "src/emergo/tablebase.py": (_KERNEL,),
     "src/emergo/ray_runner.py": ("ray",),
     "src/emergo/envs/observation.py": ("numpy",),
     "src/emergo/envs/render.py": ("numpy", "PIL"),
