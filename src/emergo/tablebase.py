@@ -53,6 +53,7 @@ __all__ = [
     "build",
     "columns_of",
     "default",
+    "entries",
     "open_tablebase",
     "probe_dtm",
     "probe_wdl",
@@ -125,6 +126,13 @@ def _check_table_args(variant: str, columns: int) -> None:
         raise ValueError(f"unknown variant {variant!r}: expected one of {', '.join(GEOMETRIES)}")
     if columns not in COLUMNS:
         raise ValueError(f"columns must be 2 or 3, not {columns!r}")
+
+
+def entries(variant: str, columns: int) -> int:
+    """Entries of a table (its file holds one byte each, or two when a distance exceeds 255,
+    after a 128-byte header)."""
+    _check_table_args(variant, columns)
+    return int(_kernel().tb_size(variant, columns))
 
 
 # --- positions ------------------------------------------------------------------------------

@@ -2,6 +2,7 @@
  *
  *   tb_build(variant, columns, sub, progress) -> Table   build in memory (GIL released)
  *   tb_open(path, verify) -> Table                        map a table file
+ *   tb_size(variant, columns) -> entries
  *   Table.write(path), probe(packed), index(packed), decode(i), value(i), info(),
  *   verify(sub, syms, progress), check_raw(sub, progress), close()
  *
@@ -164,6 +165,27 @@ static PyObject *tb_build_py(PyObject *self, PyObject *args)
     }
     t->open = 1;
     return (PyObject *)t;
+}
+
+static PyObject *tb_size_py(PyObject *self, PyObject *args)
+{
+    (void)self;
+    const char *name;
+    int columns;
+    if (!PyArg_ParseTuple(args, "si", &name, &columns))
+        return NULL;
+    const geo_t *g = variant_arg(name);
+    if (!g)
+        return NULL;
+    tbdef_t d;
+    char err[256];
+    if (tbdef_init(&d, g, columns, err, sizeof err) < 0) {
+        PyErr_SetString(PyExc_ValueError, err);
+        return NULL;
+    }
+    uint64_t n = d.size;
+    tbdef_free(&d);
+    return PyLong_FromUnsignedLongLong(n);
 }
 
 static PyObject *tb_open_py(PyObject *self, PyObject *args)
@@ -415,6 +437,7 @@ static PyMethodDef tb_functions[] = {
     {"tb_build", tb_build_py, METH_VARARGS,
      "tb_build(variant, columns, sub, progress) -> Table, by retrograde analysis"},
     {"tb_open", tb_open_py, METH_VARARGS, "tb_open(path, verify=False) -> Table"},
+    {"tb_size", tb_size_py, METH_VARARGS, "tb_size(variant, columns) -> entries of the table"},
     {NULL, NULL, 0, NULL},
 };
 

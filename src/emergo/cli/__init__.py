@@ -1,4 +1,5 @@
-"""The ``emergo`` command line: moves, perft, show, play, analyse, replay, match, bench, selfplay.
+"""The ``emergo`` command line: moves, perft, show, play, analyse, replay, match, bench, selfplay,
+tablebase.
 
 One module per command (``emergo.cli.moves`` ...), each a thin layer over library
 calls: it reads the options, calls the library and prints.  ``emergo-engine`` is
@@ -47,6 +48,7 @@ COMMANDS = (
     "bench",
     "selfplay",
     "serve",
+    "tablebase",
 )
 """The commands, each the module ``emergo.cli.<command>`` with ``add_parser`` and ``run``."""
 
