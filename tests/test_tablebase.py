@@ -450,3 +450,65 @@ def test_a_build_writes_the_file_only_when_complete(tmp_path: Path) -> None:
     with Tablebase(tmp_path) as t:
         assert t.info("7x7", 2).path == path
         assert t.probe_dtm(Board("7x7 w 0/0 d2:b8 d5:w8")) == 47
+
+
+# --- the command ----------------------------------------------------------------------------
+
+
+def _emergo(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    from emergo.cli import main
+
+    status = main(list(argv))
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def test_the_probe_command(capsys: pytest.CaptureFixture[str], tb_dir: Path) -> None:
+    status, out, _ = _emergo(capsys, "tablebase", "probe", "--dir", str(tb_dir), "hex", "w",
+                             "0/0", "c3:b4w12", "f3:b8")  # fmt: skip
+    assert status == 0
+    assert out.splitlines()[:3] == [
+        "position: hex w 0/0 c3:b4w12 f3:b8 (White to move)",
+        "value: White wins in 41 plies (win 41 for White, 2-column table)",
+        "  c3-d3  win 41",
+    ]
+    assert out.count("draw") == 5
+    status, out, _ = _emergo(capsys, "tablebase", "probe", "--dir", str(tb_dir),
+                             "7x7 b 0/0 b4:b3 c2:b4w g4:bw7")  # fmt: skip
+    assert status == 0 and "value: Black wins in 141 plies (win 141 for Black, 3-column" in out
+    status, _, err = _emergo(capsys, "tablebase", "probe", "w", "12/12")
+    assert (status, err) == (2, "emergo tablebase: w 12/12 is in no table: men are in hand\n")
+    status, _, err = _emergo(capsys, "tablebase", "probe", "--dir", str(tb_dir),
+                             "w 0/0 a5:wb12 c4:w2 e5:w9")  # fmt: skip
+    assert status == 1 and "emergo tablebase build --variant 9x9 --columns 3" in err
+
+
+def test_the_build_info_and_verify_commands(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    status, out, _ = _emergo(capsys, "tablebase", "build", "--variant", "hex", "--columns", "2",
+                             "--dir", str(tmp_path), "-q")  # fmt: skip
+    assert status == 0
+    assert out.startswith(f"{tmp_path / 'hex-2.etb'}: 17,712 positions: 5,716 won, 6,576 drawn")
+    status, _, err = _emergo(capsys, "tablebase", "build", "--variant", "hex", "--columns", "2",
+                             "--dir", str(tmp_path))  # fmt: skip
+    assert status == 2 and "the table exists (--force builds it again)" in err
+    status, out, _ = _emergo(capsys, "tablebase", "info", "--dir", str(tmp_path))
+    assert status == 0
+    assert f"hex 2 columns: {tmp_path / 'hex-2.etb'}" in out
+    assert "9x9 2 columns: in memory, built when needed" in out
+    assert "9x9 3 columns: not built (emergo tablebase build --variant 9x9 --columns 3)" in out
+    status, out, _ = _emergo(capsys, "tablebase", "verify", "--variant", "hex", "--columns", "2",
+                             "--dir", str(tmp_path), "--every-position", "-q")  # fmt: skip
+    assert (status, out) == (
+        0,
+        "hex 2 columns (17,712 entries): 383,616 positions checked, all consistent\n",
+    )
+    status, _, err = _emergo(capsys, "tablebase", "verify", "--dir", str(tmp_path))
+    assert status == 1 and "the 3-column table of 9x9 is not built" in err
+
+
+def test_analyse_shows_the_tables_answer(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = _emergo(capsys, "analyse", "-q", "--depth", "3", "7x7 w 0/0 d2:b8 d5:w8")
+    assert status == 0
+    assert out.splitlines()[1] == "evaluation: White wins in 47 plies (endgame tables)"

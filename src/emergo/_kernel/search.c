@@ -22,6 +22,7 @@ struct searcher {
     int stop; /* set from any thread (atomics) */
     int evasions; /* quiescence plies where an attacked player's quiet moves are searched */
     const tb_t *tb2, *tb3; /* the endgame tables of the searched variant (NULL: none) */
+    int tb_unsure;         /* a position of the game recurred: table values are estimates */
     /* One search: */
     pos_t pos;
     int abort, oom;
@@ -156,12 +157,23 @@ static inline void make(searcher_t *s, int ply, const move_t *m)
 
 static inline void unmake(searcher_t *s, int ply) { pos_unmake(&s->pos, &s->undo[ply]); }
 
+#define TB_UNSURE 10000 /* a table's win when it may not hold (history_repeats): 100 men */
+
 /* The search value at ply of a table's value v (0 a draw, else the distance, odd a win). */
 static inline int table_value(int v, int ply)
 {
     if (!v)
         return 0;
     return v & 1 ? S_WIN - (ply + v) : -(S_WIN - (ply + v));
+}
+
+/* The same inside the tree: an estimate, not a proof, when the game's history may turn a
+ * table's line into a repetition (R19b). */
+static inline int table_leaf(const searcher_t *s, int v, int ply)
+{
+    if (!s->tb_unsure || !v)
+        return table_value(v, ply);
+    return v & 1 ? TB_UNSURE - (ply + v) : -(TB_UNSURE - (ply + v));
 }
 
 /* The tables' value of the current position, or -1 (no table holds it). */
@@ -260,7 +272,7 @@ static int qsearch(searcher_t *s, int alpha, int beta, int ply, int qply)
         return 0;
     int tv = probe(s);
     if (tv >= 0)
-        return table_value(tv, ply);
+        return table_leaf(s, tv, ply);
     if (ply >= S_MAXPLY - 1)
         return evaluate(p, s->w);
     int evade = 0;
@@ -323,7 +335,7 @@ static int pvs(searcher_t *s, int depth, int alpha, int beta, int ply, int pvnod
         return 0;
     if (depth <= 0)
         return qsearch(s, alpha, beta, ply, 0);
-    int tv = probe(s);
+    int tv = s->tb_unsure ? -1 : probe(s); /* unsure: the tables only at the horizon */
     if (tv >= 0)
         return table_value(tv, ply);
     if (ply > s->seldepth)
@@ -634,7 +646,8 @@ static int table_best(searcher_t *s, int ply, move_t *best)
 
 /* A root of the tables: every root move valued by them, best first, each line along their
  * best moves (a win or loss to its end, a draw for TB_DRAW_LINE plies); no search.  1 when
- * done, 0 when some move leaves the tables (the search goes on as usual). */
+ * done, 0 when some move leaves the tables (the search goes on as usual).  Only when no
+ * position of the game has recurred (history_repeats): then the values hold under R19b. */
 static int table_root(searcher_t *s, int mpv, sinfo_fn info, void *ctx, sresult_t *out)
 {
     for (size_t i = 0; i < s->nrm; i++) {
@@ -682,6 +695,19 @@ static int table_root(searcher_t *s, int mpv, sinfo_fn info, void *ctx, sresult_
     return 1;
 }
 
+/* Has a position recurred since the last irreversible move (the root included)?  A table's
+ * value is for a position met for the first time: its best line never repeats a position (the
+ * distance falls with every move of the winner), so it is exact under R19b when no position of
+ * the game may recur a third time, i.e. when none has occurred twice. */
+static int history_repeats(const uint64_t *keys, size_t nkeys, size_t irr)
+{
+    for (size_t i = irr; i < nkeys; i++)
+        for (size_t j = i + 2; j < nkeys; j += 2)
+            if (keys[i] == keys[j])
+                return 1;
+    return 0;
+}
+
 int searcher_run(searcher_t *s, const pos_t *root, const uint64_t *keys, size_t nkeys, size_t irr,
                  const slimits_t *lim, sinfo_fn info, void *ctx, halt_t *h, sresult_t *out)
 {
@@ -701,7 +727,8 @@ int searcher_run(searcher_t *s, const pos_t *root, const uint64_t *keys, size_t 
     int mpv = lim->multipv < 1 ? 1 : lim->multipv > S_MAXPV ? S_MAXPV : lim->multipv;
     if ((size_t)mpv > s->nrm)
         mpv = (int)s->nrm;
-    if ((s->tb2 || s->tb3) && !root->hand[0] && !root->hand[1] &&
+    s->tb_unsure = (s->tb2 || s->tb3) && history_repeats(keys, nkeys, irr);
+    if ((s->tb2 || s->tb3) && !root->hand[0] && !root->hand[1] && !s->tb_unsure &&
         tb_probe(s->tb2, s->tb3, root) >= 0) {
         if (table_root(s, mpv, info, ctx, out))
             return s->oom ? -1 : 0;
