@@ -1,9 +1,9 @@
 """``emergo tablebase``: build, probe, list and check the endgame tables (:mod:`emergo.tablebase`).
 
-    emergo tablebase build --variant 9x9 --columns 3     # into the data directory
-    emergo tablebase probe 7x7 w 0/0 d2:b8 d5:w8          # the value and every move's
-    emergo tablebase info                                 # what is built, with its figures
-    emergo tablebase verify --variant 7x7 --columns 3     # the checks of docs/tablebase.md
+emergo tablebase build --variant 9x9 --columns 3     # into the data directory
+emergo tablebase probe 7x7 w 0/0 d2:b8 d5:w8          # the value and every move's
+emergo tablebase info                                 # what is built, with its figures
+emergo tablebase verify --variant 7x7 --columns 3     # the checks of docs/tablebase.md
 """
 
 from __future__ import annotations
