@@ -8,6 +8,7 @@ each: tools/tablebase_proof.py checks them.
 from __future__ import annotations
 
 import itertools
+import os
 import random
 import zlib
 from collections.abc import Iterator
@@ -29,6 +30,9 @@ from emergo.tablebase import (  # noqa: E402
     Tablebase,
     TablebaseError,
 )
+
+SANITIZE = bool(os.environ.get("EMERGO_SANITIZE"))
+"""tools/sanitize.sh (ASan at -O1): the checks of tens of millions of positions are left out."""
 
 # Every position of the 2-column class before the reduction: two squares (ordered), the side
 # to move, the two caps (with every man on the board the prisoners follow, R6).
@@ -119,6 +123,7 @@ def test_the_seven_by_seven_three_column_table(tables: Tablebase) -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.skipif(SANITIZE, reason="28 M positions: minutes under the sanitizers")
 def test_the_seven_by_seven_three_column_table_on_every_state(tables: Tablebase) -> None:
     """28 M positions before the reduction (both colours with the pair), half a minute."""
     checked, bad, why = tables.verify("7x7", 3, every_position=True)
@@ -286,6 +291,7 @@ def test_draws_hold_against_every_reply_by_the_python_rules(
 
 
 @pytest.mark.slow
+@pytest.mark.skipif(SANITIZE, reason="pure Python: nothing of the kernel's to sanitize")
 def test_a_pure_python_retrograde_analysis_agrees_on_every_seven_by_seven_state(
     two: dict[str, _kernel.Table],
 ) -> None:

@@ -11,7 +11,8 @@
 
 ``convert`` plays each hard win (a random entry won by the player to move in at least
 ``--min`` plies, the same entries every run for a ``--seed``) with the kernel search at
-``--seconds`` a move for the winner, without the tables and then with them, against the
+``--seconds`` a move for the winner (``--single``: only wins with one winning move), without
+the tables and then with them, against the
 tables' perfect defence (the longest loss, a draw whenever the rules or a repetition offer
 one); a game not won within three times its distance plus 50 plies is a draw.  It counts
 the wins, the plies they took against the tables' distance, and the searches that reported
@@ -129,7 +130,11 @@ def check(args: argparse.Namespace) -> int:
     return 1 if failed else 0
 
 
-def hard_wins(table: object, count: int, least: int, seed: int) -> list[str]:
+def hard_wins(
+    tables: tablebase.Tablebase, table: object, count: int, least: int, seed: int, single: bool
+) -> list[str]:
+    """``count`` random entries won in ``least`` plies or more (``single``: and by one move
+    only, as the issue's `hex w 0/0 c3:b4w12 f3:b8`)."""
     rng = random.Random(seed)
     entries = table.info()["entries"]  # type: ignore[attr-defined]
     found: list[str] = []
@@ -139,7 +144,10 @@ def hard_wins(table: object, count: int, least: int, seed: int) -> list[str]:
         i = rng.randrange(entries)
         value = table.value(i)  # type: ignore[attr-defined]
         if value % 2 and value >= least:
-            found.append(table.decode(i))  # type: ignore[attr-defined]
+            position = table.decode(i)  # type: ignore[attr-defined]
+            moves = tables.probe_moves(Board(position)) if single else []
+            if not single or sum(m.wdl > 0 for m in moves) == 1:
+                found.append(position)
     return found
 
 
@@ -185,7 +193,7 @@ def convert(args: argparse.Namespace) -> None:
                     continue
                 least = THRESHOLDS.get((variant, columns), args.min)
                 table = tables.table(variant, columns)
-                positions = hard_wins(table, args.games, least, args.seed)
+                positions = hard_wins(tables, table, args.games, least, args.seed, args.single)
                 for use in (False, True):
                     searcher = kernel.Searcher(tablebase=tables if use else None)
                     counts = {"won": 0, "drawn": 0, "lost": 0}
@@ -202,7 +210,8 @@ def convert(args: argparse.Namespace) -> None:
                                   f"(win in {dtm})", file=sys.stderr)  # fmt: skip
                     ratio = f"{statistics.mean(ratios):.2f}" if ratios else "-"
                     print(
-                        f"| {variant} {columns} (win >= {least}) | {len(positions)} | "
+                        f"| {variant} {columns} (win >= {least}{', one move' * args.single}) | "
+                        f"{len(positions)} | "
                         f"{'with' if use else 'without'} | {counts['won']} | {counts['drawn']} | "
                         f"{counts['lost']} | {ratio} | {said} | "
                         f"{time.perf_counter() - started:.0f} |",
@@ -221,16 +230,15 @@ def openings(args: argparse.Namespace) -> None:
     while made < args.count:
         squares = rng.sample(list(geo.squares), 4)
 
-        # each colour's men: two caps (one per own column) and two prisoner counts (under the
-        # other colour's columns); every stack at least one cap
+        # each colour's men: two caps (its columns, at least one each) and two prisoner
+        # counts (under the other colour's columns), the rest dealt at random
         def split(total: int) -> list[int]:
-            cuts = sorted(rng.sample(range(1, total + 3), 3))
-            parts = [cuts[0], cuts[1] - cuts[0], cuts[2] - cuts[1], total + 3 - cuts[2]]
-            return [parts[0], parts[1], parts[2] - 1, parts[3] - 1]
+            parts = [1, 1, 0, 0]
+            for _ in range(total - 2):
+                parts[rng.randrange(4)] += 1
+            return parts
 
         w, b = split(men), split(men)
-        if min(w[0], w[1], b[0], b[1]) < 1 or min(w[2], w[3], b[2], b[3]) < 0:
-            continue
         stacks = {
             squares[0]: (True, w[0], b[2]),
             squares[1]: (True, w[1], b[3]),
@@ -264,6 +272,7 @@ def main() -> int:
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--variant", action="append", choices=list(GEOMETRIES))
     p.add_argument("--columns", action="append", type=int, choices=tablebase.COLUMNS)
+    p.add_argument("--single", action="store_true", help="wins by one move only")
     p.add_argument("-v", "--verbose", action="store_true")
     p = sub.add_parser("openings")
     p.add_argument("--variant", choices=list(GEOMETRIES), default="9x9")

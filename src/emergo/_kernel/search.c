@@ -727,7 +727,10 @@ int searcher_run(searcher_t *s, const pos_t *root, const uint64_t *keys, size_t 
     int mpv = lim->multipv < 1 ? 1 : lim->multipv > S_MAXPV ? S_MAXPV : lim->multipv;
     if ((size_t)mpv > s->nrm)
         mpv = (int)s->nrm;
-    s->tb_unsure = (s->tb2 || s->tb3) && history_repeats(keys, nkeys, irr);
+    int unsure = (s->tb2 || s->tb3) && history_repeats(keys, nkeys, irr);
+    if (unsure && !s->tb_unsure)
+        tt_clear(&s->tt); /* no exact value of the tables from an earlier search may come back */
+    s->tb_unsure = unsure;
     if ((s->tb2 || s->tb3) && !root->hand[0] && !root->hand[1] && !s->tb_unsure &&
         tb_probe(s->tb2, s->tb3, root) >= 0) {
         if (table_root(s, mpv, info, ctx, out))
