@@ -18,7 +18,7 @@ The tables hold the endings with no men in hand (so every man on the board, R5):
   they are always there when the C kernel is;
 * **3 columns**: two stacks for one side, one for the other.  Built once into the user's
   data directory by ``emergo tablebase build --columns 3`` (:func:`build`): 2 s on 7x7,
-  minutes on 9x9 and the hexagon.
+  half a minute on 9x9 and the hexagon (docs/tablebase.md).
 
 A value holds for the position as if it occurred for the first time: the game's history
 (R19b) is not known to a table.  :meth:`Tablebase.probe_moves` values each legal move,
