@@ -393,12 +393,13 @@ class Tablebase:
         columns: int,
         *,
         every_position: bool = False,
+        stride: int = 1,
         progress: ProgressCallback | None = None,
     ) -> tuple[int, int, str]:
         """Check a table: its file's checksum, and every entry against the values of its moves
         by the full rules, its index under every symmetry and the colour swap
-        (``every_position``: every position of the class, before the reduction, instead).
-        Returns ``(checked, bad, first problem)``."""
+        (``every_position``: every position of the class, before the reduction, instead;
+        ``stride``: every stride-th of them).  Returns ``(checked, bad, first problem)``."""
         table = self.table(variant, columns)
         path = self.path(variant, columns)
         if path is not None:
@@ -408,7 +409,7 @@ class Tablebase:
                 return 0, 1, str(e)
         sub = self.table(variant, 2) if columns == 3 else None
         if every_position:
-            checked, bad, why = table.check_raw(sub, progress)
+            checked, bad, why = table.check_raw(sub, progress, stride)
         else:
             checked, bad, why = table.verify(sub, True, progress)
         return int(checked), int(bad), str(why)

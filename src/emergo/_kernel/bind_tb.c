@@ -353,17 +353,16 @@ static PyObject *Table_info(TableObject *self, PyObject *unused)
                          position_text(&p));
 }
 
-typedef int (*check_fn)(const tb_t *, const tb_t *, int, uint64_t *, uint64_t *, tbprog_t *,
+typedef int (*check_fn)(const tb_t *, const tb_t *, uint64_t, uint64_t *, uint64_t *, tbprog_t *,
                         halt_t *, char *, size_t);
 
-static int raw_adapter(const tb_t *t, const tb_t *sub, int syms, uint64_t *checked, uint64_t *bad,
-                       tbprog_t *prog, halt_t *h, char *err, size_t errlen)
+static int verify_adapter(const tb_t *t, const tb_t *sub, uint64_t syms, uint64_t *checked,
+                          uint64_t *bad, tbprog_t *prog, halt_t *h, char *err, size_t errlen)
 {
-    (void)syms;
-    return tb_check_raw(t, sub, checked, bad, prog, h, err, errlen);
+    return tb_verify(t, sub, syms != 0, checked, bad, prog, h, err, errlen);
 }
 
-static PyObject *run_check(TableObject *self, PyObject *sub_obj, int syms, PyObject *progress,
+static PyObject *run_check(TableObject *self, PyObject *sub_obj, uint64_t arg, PyObject *progress,
                            check_fn fn)
 {
     const tb_t *t = table_of(self), *sub;
@@ -380,7 +379,7 @@ static PyObject *run_check(TableObject *self, PyObject *sub_obj, int syms, PyObj
     table_use(sub_obj, 1);
     char err[1024] = "";
     uint64_t checked = 0, bad = 0;
-    int rc = fn(t, sub, syms, &checked, &bad, &th.prog, &th.ph.h, err, sizeof err);
+    int rc = fn(t, sub, arg, &checked, &bad, &th.prog, &th.ph.h, err, sizeof err);
     int raised = pyhalt_end(&th.ph) < 0;
     self->users--;
     table_use(sub_obj, -1);
@@ -397,15 +396,20 @@ static PyObject *Table_verify(TableObject *self, PyObject *args)
     int syms;
     if (!PyArg_ParseTuple(args, "OpO", &sub, &syms, &progress))
         return NULL;
-    return run_check(self, sub, syms, progress, tb_verify);
+    return run_check(self, sub, (uint64_t)syms, progress, verify_adapter);
 }
 
 static PyObject *Table_check_raw(TableObject *self, PyObject *args)
 {
     PyObject *sub, *progress;
-    if (!PyArg_ParseTuple(args, "OO", &sub, &progress))
+    uint64_t stride = 1;
+    if (!PyArg_ParseTuple(args, "OO|O&", &sub, &progress, u64_arg, &stride))
         return NULL;
-    return run_check(self, sub, 0, progress, raw_adapter);
+    if (stride < 1) {
+        PyErr_SetString(PyExc_ValueError, "stride must be at least 1");
+        return NULL;
+    }
+    return run_check(self, sub, stride, progress, tb_check_raw);
 }
 
 static PyMethodDef table_methods[] = {
@@ -420,7 +424,7 @@ static PyMethodDef table_methods[] = {
     {"verify", (PyCFunction)Table_verify, METH_VARARGS,
      "verify(sub, symmetries, progress) -> (checked, bad, first problem)"},
     {"check_raw", (PyCFunction)Table_check_raw, METH_VARARGS,
-     "check_raw(sub, progress) -> (checked, bad, first problem)"},
+     "check_raw(sub, progress, stride=1) -> (checked, bad, first problem)"},
     {NULL, NULL, 0, NULL},
 };
 

@@ -134,11 +134,11 @@ uint64_t tb_fingerprint(const geo_t *g);
  * symmetric tuple, that of its twin), and, with syms, its index the same under every symmetry
  * and the colour swap.  tb_check_raw: the same on every position of the class before the
  * reduction (every tuple of squares, both sides to move, every cap and prisoner count), each
- * compared with the entry it maps to.  Both count problems in *bad and keep the first in err;
+ * compared with the entry it maps to; stride > 1 checks every stride-th only.  Both count problems in *bad and keep the first in err;
  * -2 when stopped, -1 out of memory. */
 int tb_verify(const tb_t *t, const tb_t *sub, int syms, uint64_t *checked, uint64_t *bad,
               tbprog_t *prog, halt_t *h, char *err, size_t errlen);
-int tb_check_raw(const tb_t *t, const tb_t *sub, uint64_t *checked, uint64_t *bad,
-                 tbprog_t *prog, halt_t *h, char *err, size_t errlen);
+int tb_check_raw(const tb_t *t, const tb_t *sub, uint64_t stride, uint64_t *checked,
+                 uint64_t *bad, tbprog_t *prog, halt_t *h, char *err, size_t errlen);
 
 #endif

@@ -460,9 +460,10 @@ int tb_verify(const tb_t *t, const tb_t *sub, int syms, uint64_t *checked, uint6
 }
 
 /* Every position of the class before the reduction, compared with its entry. */
-int tb_check_raw(const tb_t *t, const tb_t *sub, uint64_t *checked, uint64_t *bad,
-                 tbprog_t *prog, halt_t *h, char *err, size_t errlen)
+int tb_check_raw(const tb_t *t, const tb_t *sub, uint64_t stride, uint64_t *checked,
+                 uint64_t *bad, tbprog_t *prog, halt_t *h, char *err, size_t errlen)
 {
+    uint64_t seen = 0;
     const tbdef_t *d = &t->def;
     const tbgeo_t *tg = &d->tg;
     int n = tg->n, M = d->men;
@@ -507,6 +508,8 @@ int tb_check_raw(const tb_t *t, const tb_t *sub, uint64_t *checked, uint64_t *ba
                                             memcpy(st[2], s2, 4);
                                             ns = 3;
                                         }
+                                        if (seen++ % stride)
+                                            continue; /* every stride-th position */
                                         if (halt_tick(h)) {
                                             rc = -2;
                                             break;
