@@ -382,6 +382,12 @@ def test_play_time_control_shows_the_clocks_R20() -> None:
     assert re.search(r"^2\. White \d:\d\d> ", proc.stdout, re.M)
 
 
+def test_play_correspondence_clock_says_days_a_move_R20() -> None:
+    proc = run("play", "--time-control", "2d", "--opponent", "random", "--seed", "1", stdin="d4\n")
+    assert proc.returncode == 0, proc.stderr
+    assert "Clocks: 2 days a move" in proc.stdout
+
+
 def test_play_from_a_finished_position_reports_the_result_R18() -> None:
     proc = run("play", "--no-board", "--position", "w 0/0 c4:w8b4 f6:w4b2 g5:b6")
     assert proc.returncode == 0

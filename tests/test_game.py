@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import json
 import random
 import re
 import sys
@@ -33,6 +34,7 @@ from emergo.game import (
 )
 from emergo.players import greedy_player
 from emergo.record import read_game, write_game
+from emergo.round import RoundError, RoundState
 from emergo.search import InfoCallback, Limit, Score, SearchInfo, SearchResult
 
 WAIT = 30.0  # generous bound for background work on a loaded machine; never reached when well
@@ -815,3 +817,33 @@ def test_hint() -> None:
     game = Game(Human(), Human(), analyser=FixedScore(Score.cp(12)))
     result = game.hint()
     assert result.move in game.board.moves() and result.infos[0].score == Score.cp(12)
+
+
+# --- the round underneath ----------------------------------------------------------------------
+
+
+def test_the_game_plays_a_local_round() -> None:
+    now = FakeTime()
+    game = Game(Human(), Human(), time_control=TimeControl.fischer(60, 1), now=now)
+    assert game.state.local and game.state.clock is not None and game.state.clock.quota_gain == 0
+    game.start()
+    now.advance(3)
+    game.play("d4")
+    game.offer_draw(by=BLACK)
+    state = game.state
+    assert state.moves == ("d4",) and state.draw_offer == BLACK and state.version == 3
+    assert game.version == 2  # the game counts its events; the round counts its commands
+    assert RoundState.from_json(json.loads(json.dumps(state.to_json()))) == state
+    assert issubclass(GameError, RoundError)
+    game.close()
+
+
+def test_a_resumed_aborted_game_stays_aborted() -> None:
+    record = read_game(io.StringIO('[Result "*"]\n[Termination "aborted"]\n\n1. d4 *\n'))
+    assert record is not None
+    game = Game.from_record(record)
+    assert game.outcome == Outcome(Termination.ABORTED, None)
+    with pytest.raises(GameError, match="the game was aborted"):
+        game.play("e6")
+    again = game.record()
+    assert (again.headers["Result"], again.headers["Termination"]) == ("*", "aborted")

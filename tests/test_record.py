@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 
 import emergo.record
 from emergo import Board, Termination
+from emergo.board import Outcome
 from emergo.errors import AmbiguousMoveError, IllegalMoveError, NamingError
 from emergo.record import (
     TAG_ROSTER,
@@ -424,6 +425,8 @@ def test_move_after_no_pieces_is_an_error_R18() -> None:
         ('[Result "1-0"]\n[Termination "agreement"]', "needs the result 1/2-1/2, not 1-0 (R19c)"),
         ('[Result "1/2-1/2"]\n[Termination "repetition"]', "not over by the rules"),
         ('[Result "0-1"]\n[Termination "no-pieces"]', "not over by the rules"),
+        ('[Result "1-0"]\n[Termination "aborted"]', 'Termination "aborted" needs the result *'),
+        ('[Termination "abandoned"]', "needs a result of 1-0, 0-1 or 1/2-1/2, not * (R20)"),
     ],
 )
 def test_termination_must_fit_the_game_R19_R20(tags: str, message: str) -> None:
@@ -442,6 +445,24 @@ def test_player_endings_are_kept_R19c_R20() -> None:
     # A decided result without Termination stands too; its ending is unknown.
     game = read_one('[Result "1-0"]\n\n1. d7 e1 1-0\n')
     assert (game.termination, game.outcome()) == (None, None)
+
+
+def test_aborted_and_abandoned_games_read_back_R20() -> None:
+    aborted = Game.from_board(Board(), Result="*", Termination="aborted")
+    aborted.add_move("d4")
+    text = write_game(aborted)
+    assert '[Result "*"]' in text and '[Termination "aborted"]' in text
+    again = read_one(text)
+    assert again.termination is Termination.ABORTED
+    assert again.outcome() == Outcome(Termination.ABORTED, None)
+    assert Outcome(Termination.ABORTED, None).result() == "*"
+    claimed = read_one('[Result "0-1"]\n[Termination "Abandoned"]\n\n1. d7 e1 2. c7 0-1\n')
+    assert claimed.termination is Termination.ABANDONED
+    outcome = claimed.outcome()
+    assert outcome == Outcome(Termination.ABANDONED, False) and outcome is not None
+    assert outcome.reason() == "White left the game: Black claimed the win (R20)"
+    drawn = Outcome(Termination.ABANDONED, None)
+    assert drawn.result() == "1/2-1/2" and "claimed a draw" in drawn.reason()
 
 
 def test_termination_contradicting_the_rules_R19a() -> None:

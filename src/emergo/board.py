@@ -201,6 +201,10 @@ class Termination(enum.Enum):
     """R19c: an interface matter, recorded by games, never returned by ``Board.outcome``."""
     TIME_FORFEIT = "time-forfeit"
     """R20: an interface matter."""
+    ABORTED = "aborted"
+    """An interface matter: called off before both sides moved; no result (``*``)."""
+    ABANDONED = "abandoned"
+    """R20: an interface matter: won (or drawn) by a claim after the opponent left the game."""
 
 
 @dataclass(frozen=True)
@@ -211,7 +215,9 @@ class Outcome:
     winner: Color | None
 
     def result(self) -> str:
-        """``1-0``, ``0-1`` or ``1/2-1/2`` (R20)."""
+        """``1-0``, ``0-1`` or ``1/2-1/2`` (R20); ``*`` for an aborted game."""
+        if self.termination is Termination.ABORTED:
+            return "*"
         if self.winner is None:
             return "1/2-1/2"
         return "1-0" if self.winner else "0-1"
@@ -226,6 +232,12 @@ class Outcome:
             Termination.RESIGNATION: f"{loser} resigned (R20)",
             Termination.AGREEMENT: "draw by agreement (R19c)",
             Termination.TIME_FORFEIT: f"{loser} lost on time (R20)",
+            Termination.ABORTED: "the game was aborted before both sides moved: no result",
+            Termination.ABANDONED: (
+                f"{loser} left the game: {COLOR_NAMES[bool(self.winner)]} claimed the win (R20)"
+                if self.winner is not None
+                else "a player left the game: the other claimed a draw (R20)"
+            ),
         }[self.termination]
 
 

@@ -46,15 +46,18 @@ import math
 import threading
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from types import TracebackType
-from typing import Literal, TypeAlias
+from typing import TypeAlias
 
+from emergo import round as _round
 from emergo.board import BLACK, COLOR_NAMES, WHITE, Board, Color, Move, Outcome, Termination
+from emergo.clock import TimeControl
 from emergo.geometry import Names
 from emergo.levels import DEFAULT_MOVETIME, LEVEL_MAX, LevelSearcher, default_movetime
 from emergo.players import backend as make_backend
 from emergo.record import Game as Record
+from emergo.round import RoundError, RoundState
 from emergo.search import Limit, Score, Searcher, SearchInfo, SearchResult
 
 __all__ = [
@@ -91,8 +94,11 @@ DEAD_DRAW_WINDOW = 10
 """In the movement phase a score within this many centi-men of 0 is a dead draw."""
 
 
-class GameError(ValueError):
-    """A request the game refuses now: not that side's turn, a computer's side, the game over."""
+class GameError(RoundError):
+    """A request the game refuses now: not that side's turn, a computer's side, the game over.
+
+    A :class:`~emergo._round.RoundError` (so a ``ValueError``): the round's refusals come as it.
+    """
 
 
 # --- players -------------------------------------------------------------------------------
@@ -192,66 +198,6 @@ class Computer:
 
 
 Player: TypeAlias = Human | Computer
-
-
-# --- clocks --------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class TimeControl:
-    """How much time the players have (R20: who runs out of it loses).
-
-    ``fischer``: ``base`` seconds for the game and ``increment`` more after each move.
-    ``per-move``: at most ``base`` seconds for every move; unused time is not kept.
-
-    >>> TimeControl.fischer(300, 2).tag(), TimeControl.per_move(10).tag()
-    ('300+2', '10/move')
-    >>> TimeControl.parse("300+2") == TimeControl.fischer(300, 2)
-    True
-    """
-
-    kind: Literal["fischer", "per-move"]
-    base: float
-    increment: float = 0.0
-
-    def __post_init__(self) -> None:
-        if not (isinstance(self.base, int | float) and math.isfinite(self.base) and self.base > 0):
-            raise ValueError(f"a clock needs more than 0 seconds, not {self.base!r}")
-        if not (
-            isinstance(self.increment, int | float)
-            and math.isfinite(self.increment)
-            and self.increment >= 0
-        ):
-            raise ValueError(f"the increment must be 0 or more seconds, not {self.increment!r}")
-        if self.kind == "per-move" and self.increment:
-            raise ValueError("a per-move clock has no increment")
-
-    @classmethod
-    def fischer(cls, base: float, increment: float = 0.0) -> TimeControl:
-        return cls("fischer", base, increment)
-
-    @classmethod
-    def per_move(cls, seconds: float) -> TimeControl:
-        return cls("per-move", seconds)
-
-    def tag(self) -> str:
-        """The record's ``TimeControl`` tag: ``300+2`` (Fischer), ``10/move`` (per move)."""
-        if self.kind == "per-move":
-            return f"{self.base:g}/move"
-        return f"{self.base:g}+{self.increment:g}"
-
-    @classmethod
-    def parse(cls, text: str) -> TimeControl:
-        """The time control of a :meth:`tag` (``300`` alone is Fischer without increment)."""
-        t = text.strip()
-        try:
-            if t.endswith("/move"):
-                return cls.per_move(float(t[: -len("/move")]))
-            base, _, inc = t.partition("+")
-            return cls.fischer(float(base), float(inc or 0))
-        except ValueError:
-            pass
-        raise ValueError(f"not a time control: {text!r} (expected e.g. 300+2 or 10/move)")
 
 
 # --- events --------------------------------------------------------------------------------
@@ -400,21 +346,6 @@ class _Thought:
     thread: threading.Thread
 
 
-@dataclass
-class _Offer:
-    """A draw offer waiting for its answer (compared by identity: each offer is new)."""
-
-    color: Color
-
-
-@dataclass
-class _Clocks:
-    """Seconds left per colour, and when the running clock (the side to move's) last started."""
-
-    left: dict[Color, float] = field(default_factory=dict)
-    since: float | None = None
-
-
 class Game:
     """A game between two players, from ``board`` (default the start; its move stack is kept).
 
@@ -423,6 +354,16 @@ class Game:
     the built-in engine, made when first needed; never a player's own searcher, which may
     be searching at the same time); ``now`` is the time source of the clocks (monotonic
     seconds; tests pass a fake).
+
+    The rules of play are :mod:`emergo.round`'s: the game holds a local
+    :class:`~emergo.round.RoundState` (``local=True``: the clock runs from :meth:`start`, no
+    first-move deadlines, no lag compensation) and every move, offer, takeback, resignation
+    and time forfeit is a :func:`~emergo._round.apply`.  What stays here is what a round has no
+    business with: the players (a computer's thinking thread), the clock's watcher thread,
+    and the events of this game as interfaces know them -- each event its own version, so
+    :attr:`version` counts events, not round commands.  A takeback is a proposal the game
+    answers at once (a person takes back only while nobody else replied); a draw offer to a
+    computer is answered by the analyser.
     """
 
     def __init__(
@@ -441,31 +382,32 @@ class Game:
                 raise TypeError(f"a player is a Human or a Computer, not {player!r}")
         self._lock = threading.RLock()
         self._changed = threading.Condition(self._lock)
-        self._board = board.copy() if board is not None else Board()
-        self._root_turn = self._board.root().turn
         self._players: dict[Color, Player] = {WHITE: white, BLACK: black}
         self._time_control = time_control
         self._now = now
+        start = board if board is not None else Board()
+        root = start.root()
+        self._state = RoundState.new(
+            root.variant,
+            root.position(),
+            time_control,
+            now=now(),
+            moves=[root.move_text(m) for m in start.move_stack],
+            local=True,
+        )
         # The game itself decides Result and Termination (record()).
         self._tags = {
             k: v for k, v in (tags or {}).items() if k not in ("Result", "Termination", *_GAME_TAGS)
         }
         self._date = self._tags.pop("Date", "") or datetime.date.today().strftime("%Y.%m.%d")
-        self._outcome: Outcome | None = self._board.outcome()
         self._version = 0
+        self._offers = 0  # draw offers made so far: a computer's answer is for one of them
         self._started = False
         self._closed = False
         self._paused = False
-        self._offer: _Offer | None = None
         self._thought: _Thought | None = None
         self._generation = 0
         self._last_thread: threading.Thread | None = None
-        self._clocks = _Clocks()
-        if time_control is not None:
-            self._clocks.left = {WHITE: time_control.base, BLACK: time_control.base}
-        # The clocks as they were at each ply (after its move): a takeback restores them.
-        self._clock_marks: dict[int, dict[Color, float]] = {}
-        self._mark_clocks_locked()
         self._watcher: threading.Thread | None = None
         self._subscribers: list[Callable[[Event], None]] = []
         self._outbox: list[Event] = []
@@ -513,18 +455,23 @@ class Game:
             analyser=analyser,
             now=now,
         )
+        state = game._state
         outcome = record.outcome()
-        if outcome is not None:
-            game._outcome = outcome  # resignation, agreement or time are in the tags only
-        if time_control is not None:
-            for color, tag in ((WHITE, "WhiteClock"), (BLACK, "BlackClock")):
+        if outcome is not None:  # resignation, agreement, time, abort are in the tags only
+            state = replace(state, outcome=outcome)
+        if state.clock is not None:
+            left = [state.clock.white, state.clock.black]
+            for i, tag in enumerate(("WhiteClock", "BlackClock")):
                 if tag in headers:
                     try:
-                        left = float(headers[tag])
+                        left[i] = max(float(headers[tag]), 0.0)
                     except ValueError:
                         raise ValueError(f'bad {tag} "{headers[tag]}": seconds left') from None
-                    game._clocks.left[color] = max(left, 0.0)
-            game._mark_clocks_locked()
+                    if not math.isfinite(left[i]):
+                        raise ValueError(f'bad {tag} "{headers[tag]}": seconds left')
+            clock = state.clock.set_left(left[0], left[1])
+            state = replace(state, clock=clock, clock_history=((left[0], left[1]),))
+        game._state = state
         return game
 
     # --- state --------------------------------------------------------------------------
@@ -533,33 +480,33 @@ class Game:
     def board(self) -> Board:
         """A copy of the board, with its move stack."""
         with self._lock:
-            return self._board.copy()
+            return self._state.board().copy()
 
     def position(self) -> str:
         """The current position (R22)."""
         with self._lock:
-            return self._board.position()
+            return self._state.board().position()
 
     @property
     def moves(self) -> tuple[Move, ...]:
         """Every move from the root position."""
         with self._lock:
-            return tuple(self._board.move_stack)
+            return tuple(self._state.board().move_stack)
 
     @property
     def turn(self) -> Color:
         with self._lock:
-            return self._board.turn
+            return self._state.turn
 
     @property
     def outcome(self) -> Outcome | None:
         """How the game ended (R18-R20), or ``None`` while it goes on."""
         with self._lock:
-            return self._outcome
+            return self._state.outcome
 
     def is_over(self) -> bool:
         with self._lock:
-            return self._outcome is not None
+            return self._state.outcome is not None
 
     @property
     def players(self) -> dict[Color, Player]:
@@ -592,18 +539,23 @@ class Game:
     def draw_offer(self) -> Color | None:
         """The side whose draw offer waits for an answer, if any."""
         with self._lock:
-            return self._offer.color if self._offer is not None else None
+            return self._state.draw_offer
 
     @property
     def time_control(self) -> TimeControl | None:
         return self._time_control
 
+    @property
+    def state(self) -> RoundState:
+        """The round as it stands (a value: :mod:`emergo.round`)."""
+        with self._lock:
+            return self._state
+
     def clock(self, color: Color) -> float | None:
         """Seconds left on ``color``'s clock (``None`` without a time control)."""
         with self._lock:
-            if self._time_control is None:
-                return None
-            return max(self._left_locked(color), 0.0)
+            clock = self._state.clock
+            return None if clock is None else clock.remaining(color, self._now())
 
     def name(self, color: Color) -> str:
         """The player's name (a computer's says which engine and level)."""
@@ -663,6 +615,55 @@ class Game:
         self._changed.notify_all()
         return self._version
 
+    # --- the round ----------------------------------------------------------------------
+
+    def _apply_locked(self, command: _round.Command) -> None:
+        """Apply a round command now and pass on its events as this game's (under the lock).
+
+        A refusal (:class:`~emergo._round.RoundError`) is a :class:`GameError`: nothing changed.
+        """
+        before = self._state
+        try:
+            state, news = _round.apply(before, command, self._now())
+        except _round.RoundError as e:
+            raise GameError(str(e)) from None
+        if state is before:
+            return
+        self._state = state
+        played = False
+        for event in news:
+            if isinstance(event, _round.MovePlayed):
+                move = state.board().move_stack[event.ply - 1]
+                self._emit(
+                    MovePlayed(move, event.text, event.ply, event.color, self._bump(), event.clocks)
+                )
+                played = True
+            elif isinstance(event, _round.TakenBack):
+                moves = tuple(before.board().move_stack[len(state.moves) :])
+                self._emit(TakenBack(moves, self._bump(), event.clocks))
+            elif isinstance(event, _round.DrawOffered):
+                self._offers += 1
+                self._emit(DrawOffered(event.color, self._bump()))
+            elif isinstance(event, _round.DrawDeclined):
+                self._emit(DrawDeclined(event.color, self._bump()))
+            elif isinstance(event, _round.ClockStarted):
+                self._emit(ClockTick(*event.clocks))
+            elif isinstance(event, _round.GameOver):
+                if played:
+                    self._tick_locked()
+                    played = False
+                self._cancel_thought_locked()
+                self._emit(GameOver(event.outcome, self._bump()))
+            # TakebackProposed/TakebackDeclined: a local proposal is answered at once
+        if played:
+            self._tick_locked()
+
+    def _tick_locked(self) -> None:
+        """The clocks after a move, under a time control."""
+        clock = self._state.clock
+        if clock is not None:
+            self._emit(ClockTick(clock.white, clock.black))
+
     # --- running ------------------------------------------------------------------------
 
     def start(self) -> None:
@@ -675,14 +676,20 @@ class Game:
         if self._started or self._closed:
             return
         self._started = True
-        if self._time_control is not None and self._outcome is None:
-            self._clocks.since = self._now()
-            self._emit(ClockTick(self._clocks.left[WHITE], self._clocks.left[BLACK]))
+        self._start_clock_locked()
+        self._think_if_due_locked()
+
+    def _start_clock_locked(self) -> None:
+        """Run the side to move's clock, and the watcher that flags it (a started game's)."""
+        clock = self._state.clock
+        if clock is None or clock.running is not None or self._state.outcome is not None:
+            return
+        self._apply_locked(_round.StartClock())
+        if self._watcher is None or not self._watcher.is_alive():
             self._watcher = threading.Thread(
                 target=self._watch, name="emergo-game-clock", daemon=True
             )
             self._watcher.start()
-        self._think_if_due_locked()
 
     def play(self, move: Move | str, *, by: Color | None = None, names: Names = "oblique") -> Move:
         """Play a person's move (a Move or a text in any R21 notation) and return it.
@@ -694,16 +701,21 @@ class Game:
         """
         try:
             with self._lock:
-                color = self._board.turn if by is None else by
+                color = self._state.turn if by is None else by
                 self._check_live_locked(color, "move")
-                if color != self._board.turn:
+                if color != self._state.turn:
                     raise GameError(f"it is not {COLOR_NAMES[color]}'s turn")
+                board = self._state.board()
                 if isinstance(move, str):
-                    move = self._board.parse_move(move, names)
-                elif not self._board.is_legal(move):
-                    self._board.push(move)  # raises IllegalMoveError, saying why
+                    move = board.parse_move(move, names)
+                elif not board.is_legal(move):
+                    board.copy().push(move)  # raises IllegalMoveError, saying why
                 self._start_locked()
+                plies = self._state.ply
                 self._play_locked(move, color)
+                outcome = self._state.outcome
+                if outcome is not None and self._state.ply == plies:  # its time ran out first
+                    raise GameError(f"the game is over: {outcome.reason()}")
         finally:
             self._flush()  # a time forfeit found on the way is news even when we refuse
         return move
@@ -714,51 +726,25 @@ class Game:
         if self._closed:
             raise GameError("the game is closed")
         self._check_time_locked()
-        if self._outcome is not None:
-            raise GameError(f"the game is over: {self._outcome.reason()}")
+        outcome = self._state.outcome
+        if outcome is not None:
+            raise GameError(f"the game is over: {outcome.reason()}")
         if color is not None and isinstance(self._players[color], Computer):
             raise GameError(f"{COLOR_NAMES[color]} is a computer: it cannot {what} here")
 
     def _play_locked(self, move: Move, color: Color) -> None:
-        """Play a legal move for ``color`` (the side to move): clocks, events, the end."""
-        board = self._board
-        text = board.move_text(move)
-        self._charge_clock_locked(color)
-        board.push(move)
-        if self._time_control is not None:
-            if self._time_control.kind == "fischer":
-                self._clocks.left[color] += self._time_control.increment
-            else:
-                self._clocks.left = dict.fromkeys((WHITE, BLACK), self._time_control.base)
-        clocks = self._mark_clocks_locked()
-        self._emit(MovePlayed(move, text, len(board.move_stack), color, self._bump(), clocks))
-        if self._offer is not None and self._offer.color != color:
-            self._offer = None  # a move by the side offered a draw declines it
-            self._emit(DrawDeclined(color, self._bump()))
-        if self._time_control is not None:
-            self._emit(ClockTick(self._clocks.left[WHITE], self._clocks.left[BLACK]))
-        outcome = board.outcome()
-        if outcome is not None:
-            self._finish_locked(outcome)
-        else:
-            self._think_if_due_locked()
-
-    def _finish_locked(self, outcome: Outcome) -> None:
-        self._charge_clock_locked(self._board.turn)
-        self._clocks.since = None
-        self._outcome = outcome
-        self._offer = None
-        self._cancel_thought_locked()
-        self._emit(GameOver(outcome, self._bump()))
+        """Play a legal move for ``color`` (the side to move): the round, events, the end."""
+        self._apply_locked(_round.Move(color, self._state.board().move_text(move)))
+        self._think_if_due_locked()
 
     # --- computers ----------------------------------------------------------------------
 
     def _think_if_due_locked(self) -> None:
-        if not self._started or self._closed or self._paused or self._outcome is not None:
+        if not self._started or self._closed or self._paused or self._state.outcome is not None:
             return
         if self._thought is not None:
             return
-        color = self._board.turn
+        color = self._state.turn
         player = self._players[color]
         if not isinstance(player, Computer):
             return
@@ -766,7 +752,13 @@ class Game:
         stop = threading.Event()
         thread = threading.Thread(
             target=self._think,
-            args=(self._generation, player, color, self._board.copy(), self._limit_locked(player)),
+            args=(
+                self._generation,
+                player,
+                color,
+                self._state.board().copy(),
+                self._limit_locked(player),
+            ),
             kwargs={"stop": stop, "previous": self._last_thread},
             name=f"emergo-game-{COLOR_NAMES[color].lower()}",
             daemon=True,
@@ -778,19 +770,20 @@ class Game:
 
     def _limit_locked(self, player: Computer) -> Limit:
         """The computer's limit, with the clock's time when the game has one."""
-        tc = self._time_control
-        if tc is None:
-            return player.limit or Limit(time=default_movetime(self._board.variant))
+        tc, clock = self._time_control, self._state.clock
+        if tc is None or clock is None:
+            return player.limit or Limit(time=default_movetime(self._state.variant))
         own = player.limit or Limit()
+        now = self._now()
         if tc.kind == "fischer":
             return replace(
                 own,
-                wtime=max(self._left_locked(WHITE), 0.0),
-                btime=max(self._left_locked(BLACK), 0.0),
+                wtime=clock.remaining(WHITE, now),
+                btime=clock.remaining(BLACK, now),
                 winc=tc.increment,
                 binc=tc.increment,
             )
-        left = max(self._left_locked(self._board.turn), 0.0)
+        left = clock.remaining(self._state.turn, now)
         budget = max(left - min(0.25, 0.1 * left), 0.0)  # thread start and move round trip
         return replace(own, time=budget if own.time is None else min(own.time, budget))
 
@@ -838,12 +831,12 @@ class Game:
             move = result.move if result is not None else None
             if self._check_time_locked():
                 pass  # it thought too long (R20): the game is over, whatever it found
-            elif move is not None and self._board.is_legal(move):
+            elif move is not None and self._state.board().is_legal(move):
                 self._play_locked(move, color)
             else:
                 if not failure:
                     what = f"an illegal move {move}" if move is not None else "no move"
-                    failure = f"{player.name} chose {what} in {self._board.position()!r}"
+                    failure = f"{player.name} chose {what} in {self.position()!r}"
                 self._paused = True  # an interface may resume (retry) or take over
                 self._emit(ComputerFailed(color, failure, self._bump()))
         self._flush()
@@ -911,10 +904,6 @@ class Game:
 
     # --- takebacks, draws, resignation --------------------------------------------------
 
-    def _mover(self, ply: int) -> Color:
-        """The side that played the ``ply``-th move (0-based) from the root."""
-        return self._root_turn if ply % 2 == 0 else not self._root_turn
-
     def takeback(self, *, by: Color) -> list[Move]:
         """Take back ``by``'s last move and every computer reply after it; returns them in order.
 
@@ -926,41 +915,27 @@ class Game:
         """
         try:
             with self._lock:
-                outcome = self._outcome
+                state = self._state
+                outcome = state.outcome
                 if outcome is None or outcome.termination not in _RULE_ENDINGS or self._closed:
                     self._check_live_locked(by, "take back")
+                    state = self._state
                 elif isinstance(self._players[by], Computer):
                     raise GameError(f"{COLOR_NAMES[by]} is a computer: it cannot take back here")
-                stack = self._board.move_stack
-                mine = [i for i in range(len(stack)) if self._mover(i) == by]
+                plies = len(state.moves)
+                mine = [i for i in range(plies) if state.mover(i) == by]
                 if not mine:
                     raise GameError(f"{COLOR_NAMES[by]} has no move to take back")
-                first = mine[-1]
-                for i in range(first + 1, len(stack)):
-                    if isinstance(self._players[self._mover(i)], Human):
-                        other = COLOR_NAMES[self._mover(i)]
+                for i in range(mine[-1] + 1, plies):
+                    if isinstance(self._players[state.mover(i)], Human):
+                        other = COLOR_NAMES[state.mover(i)]
                         raise GameError(f"{other} has replied: {other}'s move goes back first")
+                taken = list(state.board().move_stack[mine[-1] :])
                 self._cancel_thought_locked()
-                if outcome is None:
-                    self._charge_clock_locked(self._board.turn)
-                taken = [self._board.pop() for _ in range(len(stack) - first)]
-                taken.reverse()
-                clocks = None
-                if self._time_control is not None:
-                    if self._time_control.kind == "per-move":
-                        self._clocks.left = dict.fromkeys((WHITE, BLACK), self._time_control.base)
-                    elif first in self._clock_marks:  # the clocks as they were at that ply
-                        self._clocks.left = dict(self._clock_marks[first])
-                    for ply in [p for p in self._clock_marks if p > first]:
-                        del self._clock_marks[ply]
-                    clocks = self._mark_clocks_locked()
-                    if self._started:
-                        self._clocks.since = self._now()
-                self._outcome = None
-                self._offer = None
-                self._emit(TakenBack(tuple(taken), self._bump(), clocks))
-                if outcome is not None and self._started and self._time_control is not None:
-                    self._restart_watcher_locked()
+                self._apply_locked(_round.ProposeTakeback(by))
+                self._apply_locked(_round.AnswerTakeback(not by, accept=True))
+                if outcome is not None and self._started:
+                    self._start_clock_locked()  # the game goes on: so does its clock
                 self._think_if_due_locked()
         finally:
             self._flush()
@@ -976,23 +951,20 @@ class Game:
         try:
             with self._lock:
                 self._check_live_locked(by, "offer a draw")
-                if self._offer is not None:
-                    if self._offer.color == by:
-                        raise GameError(f"{COLOR_NAMES[by]} has already offered a draw")
-                    self._finish_locked(Outcome(Termination.AGREEMENT, None))
-                    return True
-                offer = self._offer = _Offer(by)
-                self._emit(DrawOffered(by, self._bump()))
-                board = self._board.copy()
+                self._apply_locked(_round.OfferDraw(by))
+                if self._state.outcome is not None:
+                    return True  # it met the other side's offer
+                offer = self._offers
+                board = self._state.board().copy()
         finally:
             self._flush()
         if isinstance(self._players[not by], Human):
             return None
         accepted = self._computer_accepts(board, not by)
         with self._lock:
-            if self._offer is not offer or self._outcome is not None:
+            if self._offers != offer or self._state.draw_offer != by:
                 return False  # the computer moved meanwhile, which declined the offer
-            self._answer_locked(not by, accepted)
+            self._apply_locked(_round.AnswerDraw(not by, accepted))
         self._flush()
         return accepted
 
@@ -1014,87 +986,47 @@ class Game:
         try:
             with self._lock:
                 self._check_live_locked(by, "answer a draw offer")
-                if self._offer is None or self._offer.color == by:
-                    raise GameError(f"no draw offer to {COLOR_NAMES[by]} waits for an answer")
-                self._answer_locked(by, accept)
+                self._apply_locked(_round.AnswerDraw(by, accept))
         finally:
             self._flush()
-
-    def _answer_locked(self, by: Color, accept: bool) -> None:
-        if accept:
-            self._finish_locked(Outcome(Termination.AGREEMENT, None))
-        else:
-            self._offer = None
-            self._emit(DrawDeclined(by, self._bump()))
 
     def resign(self, *, by: Color) -> None:
         """``by`` resigns (R20); any side may, a computer's too (an operator's decision)."""
         try:
             with self._lock:
                 self._check_live_locked()
-                self._finish_locked(Outcome(Termination.RESIGNATION, not by))
+                self._apply_locked(_round.Resign(by))
         finally:
             self._flush()
 
     # --- clocks -------------------------------------------------------------------------
 
-    def _mark_clocks_locked(self) -> tuple[float, float] | None:
-        """Remember the clocks (not running) at the current ply; they are (white, black)."""
-        if self._time_control is None:
-            return None
-        self._clock_marks[len(self._board.move_stack)] = dict(self._clocks.left)
-        return self._clocks.left[WHITE], self._clocks.left[BLACK]
-
-    def _left_locked(self, color: Color) -> float:
-        left = self._clocks.left[color]
-        since = self._clocks.since
-        if since is not None and color == self._board.turn:
-            left -= self._now() - since
-        return left
-
-    def _charge_clock_locked(self, color: Color) -> None:
-        """Take the time of the running turn off ``color``'s clock and restart the turn."""
-        if self._time_control is None or self._clocks.since is None:
-            return
-        now = self._now()
-        self._clocks.left[color] -= now - self._clocks.since
-        self._clocks.since = now
-
     def _check_time_locked(self) -> bool:
         """End the game if the side to move has run out of time (R20); did it end?"""
-        if self._time_control is None or self._clocks.since is None or self._outcome is not None:
+        before = self._state
+        if before.outcome is not None or _round.due(before) is None:
             return False
-        color = self._board.turn
-        if self._left_locked(color) > 0:
-            return False
-        self._finish_locked(Outcome(Termination.TIME_FORFEIT, not color))
-        self._clocks.left[color] = 0.0
-        return True
+        self._apply_locked(_round.Timeout())
+        return self._state is not before and self._state.outcome is not None
 
     def check_time(self) -> Outcome | None:
         """Look at the clock now (a timer does so by itself); the outcome if time has run out."""
         with self._lock:
             self._check_time_locked()
-            outcome = self._outcome
+            outcome = self._state.outcome
         self._flush()
         if outcome is None or outcome.termination is not Termination.TIME_FORFEIT:
             return None
         return outcome
 
-    def _restart_watcher_locked(self) -> None:
-        if self._watcher is None or not self._watcher.is_alive():
-            self._watcher = threading.Thread(
-                target=self._watch, name="emergo-game-clock", daemon=True
-            )
-            self._watcher.start()
-
     def _watch(self) -> None:
         """The clock's thread: wakes when the running clock would reach 0, even if nobody moves."""
         with self._changed:
-            while not self._closed and self._outcome is None:
+            while not self._closed and self._state.outcome is None:
                 if self._check_time_locked():
                     break
-                left = self._left_locked(self._board.turn)
+                when = _round.due(self._state)
+                left = 0.25 if when is None else when - self._now()
                 # A fake time source need not follow the real one: look again now and then.
                 self._changed.wait(min(max(left, 0.005), 0.25))
         self._flush()
@@ -1110,16 +1042,19 @@ class Game:
                 White=self._players[WHITE].name,
                 Black=self._players[BLACK].name,
             )
-            if self._time_control is not None:
+            clock = self._state.clock
+            if self._time_control is not None and clock is not None:
                 tags["TimeControl"] = self._time_control.tag()
+                now = self._now()
                 for color, tag in ((WHITE, "WhiteClock"), (BLACK, "BlackClock")):
-                    tags[tag] = f"{max(self._left_locked(color), 0.0):.3f}".rstrip("0").rstrip(".")
+                    left = clock.remaining(color, now)
+                    tags[tag] = f"{left:.3f}".rstrip("0").rstrip(".")
             tags.setdefault("Event", "emergo game")
-            outcome = self._outcome
+            outcome = self._state.outcome
             if outcome is not None and outcome.termination not in _RULE_ENDINGS:
                 tags["Result"] = outcome.result()
                 tags["Termination"] = outcome.termination.value
-            return Record.from_board(self._board, **tags)
+            return Record.from_board(self._state.board(), **tags)
 
     # --- the end ------------------------------------------------------------------------
 
@@ -1152,6 +1087,6 @@ class Game:
 
     def __repr__(self) -> str:
         with self._lock:
-            plies = len(self._board.move_stack)
-            state = self._outcome.result() if self._outcome else f"{plies} plies"
-            return f"<Game {self.name(WHITE)} vs {self.name(BLACK)}, {state}>"
+            state = self._state
+            end = state.outcome.result() if state.outcome else f"{state.ply} plies"
+            return f"<Game {self.name(WHITE)} vs {self.name(BLACK)}, {end}>"

@@ -274,6 +274,13 @@ def _settle(headers: Headers, end: Board, token: str | None) -> tuple[str, str |
         raise _Conflict(
             f'Termination "{text}" needs the result 1/2-1/2, not {result} (R19c)', "Termination"
         )
+    if termination is Termination.ABORTED and result != "*":
+        raise _Conflict(f'Termination "{text}" needs the result *, not {result}', "Termination")
+    if termination is Termination.ABANDONED and result == "*":
+        raise _Conflict(
+            f'Termination "{text}" needs a result of 1-0, 0-1 or 1/2-1/2, not * (R20)',
+            "Termination",
+        )
     return result, termination.value
 
 
@@ -414,6 +421,8 @@ class Game:
             return outcome
         termination = self.termination
         result = self.headers.get("Result", "*")
+        if termination is Termination.ABORTED:
+            return Outcome(termination, None)
         if termination is None or result == "*":
             return None
         return Outcome(termination, None if result == "1/2-1/2" else result == "1-0")

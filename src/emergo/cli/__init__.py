@@ -1,5 +1,5 @@
 """The ``emergo`` command line: moves, perft, show, play, analyse, replay, match, bench, selfplay,
-tablebase.
+serve, bot, admin, tablebase.
 
 One module per command (``emergo.cli.moves`` ...), each a thin layer over library
 calls: it reads the options, calls the library and prints.  ``emergo-engine`` is
@@ -48,6 +48,8 @@ COMMANDS = (
     "bench",
     "selfplay",
     "serve",
+    "bot",
+    "admin",
     "tablebase",
 )
 """The commands, each the module ``emergo.cli.<command>`` with ``add_parser`` and ``run``."""

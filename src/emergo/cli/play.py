@@ -115,7 +115,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument(
         "--time-control",
         metavar="TC",
-        help="clocks: BASE+INC Fischer seconds (300+2) or S/move (10/move); "
+        help="clocks: BASE+INC Fischer seconds (300+2), S/move (10/move) or Nd (days a move); "
         "who runs out of time loses (R20)",
     )
     add_backend(p, "search backend of the engine and hint")
@@ -403,6 +403,8 @@ class PlaySession:
         tc = self.game.time_control
         if tc is not None and tc.kind == "per-move":
             self.console.say(f"Clocks: {tc.base:g} seconds a move; who runs out loses (R20).")
+        elif tc is not None and tc.days is not None:
+            self.console.say(f"Clocks: {tc.days:g} days a move; who runs out loses (R20).")
         elif tc is not None:
             extra = f", +{tc.increment:g} s a move" if tc.increment else ""
             self.console.say(
