@@ -18,7 +18,8 @@ IMPORT = re.compile(
 def test_the_page_runs_the_bundle_and_its_files_are_there() -> None:
     html = (STATIC / "index.html").read_text()
     assert re.findall(r'<script type="module" src="([^"]+)">', html) == ["/static/built/main.js"]
-    seen, todo = set(), ["main.js"]
+    # the local app's page, and the online site's (lobby, game page, the forms' script)
+    seen, todo = set(), ["main.js", "lobby.js", "game.js", "site.js"]
     while todo:
         name = todo.pop()
         if name in seen:

@@ -1,6 +1,7 @@
-// Builds the page's bundle, src/emergo/web/static/built/: page/main.js and what it imports, the
-// board component included, as a few files (one per view, shared chunks) instead of thirty
-// modules; the sources stay the modules in static/board/ and static/page/. The bundle is
+// Builds the pages' bundle, src/emergo/web/static/built/: the local app's page/main.js and the
+// online site's pages (page/lobby.js, page/game.js, page/site.js for its forms) with what they
+// import, the board component included, as a few files (one per page and view, shared chunks)
+// instead of thirty modules; the sources stay the modules in static/board/ and static/page/. The bundle is
 // committed (users need no Node); `node build.mjs --check` (npm run check) fails when it is not
 // what the sources make.
 import {build} from "esbuild";
@@ -12,23 +13,28 @@ const STATIC = fileURLToPath(new URL("../../src/emergo/web/static/", import.meta
 const DIST = join(STATIC, "built");
 const check = process.argv.includes("--check");
 
-const result = await build({
-  entryPoints: [join(STATIC, "page", "main.js")],
-  bundle: true,
-  format: "esm",
-  splitting: true,
-  outdir: DIST,
-  entryNames: "[name]",
-  chunkNames: "[name]-[hash]",
-  target: "es2022",
-  legalComments: "none",
-  charset: "utf8",
-  write: false,
-  logLevel: "warning",
-});
+/** One bundle: its entries and what they import, split into shared chunks. @param {string[]} entries */
+const bundle = (entries) =>
+  build({
+    entryPoints: entries.map((name) => join(STATIC, "page", name)),
+    bundle: true,
+    format: "esm",
+    splitting: true,
+    outdir: DIST,
+    entryNames: "[name]",
+    chunkNames: "[name]-[hash]",
+    target: "es2022",
+    legalComments: "none",
+    charset: "utf8",
+    write: false,
+    logLevel: "warning",
+  });
 
+// Two bundles, so that the local app's first load is what it was (its own chunks): the local
+// app's page, and the online site's pages, which share theirs.
+const results = [await bundle(["main.js"]), await bundle(["lobby.js", "game.js", "site.js"])];
 const banner = "// Built from static/page/ and static/board/ by tools/web-check/build.mjs: do not edit.\n";
-const files = new Map(result.outputFiles.map((f) => [basename(f.path), banner + f.text]));
+const files = new Map(results.flatMap((r) => r.outputFiles).map((f) => [basename(f.path), banner + f.text]));
 if (check) {
   const have = readdirSync(DIST).sort();
   const want = [...files.keys()].sort();

@@ -29,7 +29,9 @@ from emergo.online.site import Site
 from emergo.online.tokens import TokenError
 from emergo.online.users import AccountError
 from emergo.web import online_api as api
+from emergo.web import online_board as board
 from emergo.web import online_pages as pages
+from emergo.web import online_shell as shell
 from emergo.web import online_socket as sockets
 from emergo.web.online_auth import ApiError
 from emergo.web.online_openapi import openapi
@@ -55,7 +57,7 @@ def words(path: str, endpoint: Any, methods: list[str], **allowed: set[str]) -> 
 
 ROUTES: list[BaseRoute] = [
     # pages
-    Route("/", pages.home),
+    Route("/", shell.lobby, methods=["GET"]),
     Route("/signup", pages.signup_page, methods=["GET"]),
     Route("/signup", pages.signup_post, methods=["POST"]),
     Route("/login", pages.login_page, methods=["GET"]),
@@ -68,7 +70,7 @@ ROUTES: list[BaseRoute] = [
     ),
     Route("/challenge/{id}", pages.challenge_page, methods=["GET"]),
     Route("/challenge/{id}/accept", pages.challenge_accept_post, methods=["POST"]),
-    Route("/game/{id}", pages.game_page, methods=["GET"]),
+    Route("/game/{id}", shell.game, methods=["GET"]),
     Route("/game/export/{id}", api.game_export, methods=["GET"]),
     # accounts
     Route("/api/account", api.account, methods=["GET"]),
@@ -112,6 +114,8 @@ ROUTES: list[BaseRoute] = [
     ),
     Route("/api/stream/game/{id}", api.spectator_stream, methods=["GET"]),
     Route("/api/game/{id}", api.game_json, methods=["GET"]),
+    Route("/api/geometry", board.geometry_json, methods=["GET"]),
+    Route("/api/position", board.position_json, methods=["GET"]),
     Route("/api/openapi.json", openapi, methods=["GET"]),
     Route("/api/health", lambda request: JSONResponse({"ok": True}), methods=["GET"]),
     # sockets
@@ -120,6 +124,7 @@ ROUTES: list[BaseRoute] = [
     Mount("/static", StaticFiles(directory=STATIC), name="static"),
 ]
 """Every route of the site (lila's conf/routes): pages, the API, sockets, static files."""
+shell.know_routes(ROUTES)  # the header links the pages the site has
 
 
 def _error(status: int, message: str, headers: dict[str, str] | None = None) -> JSONResponse:

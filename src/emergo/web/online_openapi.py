@@ -14,6 +14,7 @@ from starlette.responses import JSONResponse, Response
 
 from emergo.online.challenges import CLOCK_INCREMENT, CLOCK_LIMIT, COLORS, DAYS
 from emergo.online.tokens import SCOPES
+from emergo.web import online_board
 
 _ERROR = {
     "type": "object",
@@ -232,6 +233,7 @@ def describe() -> dict[str, Any]:
         "/api/game/{id}": {
             "get": _op("a game (gameFull)", params=game, ok=_ANY, codes=[401, 404], public=True)
         },
+        **online_board.openapi_paths(),
         "/game/export/{id}": {
             "get": _op(
                 "a game's record",

@@ -1,11 +1,11 @@
-"""The online site's server-rendered pages: sign up, log in, the account, and placeholders.
+"""The online site's server-rendered pages: sign up, log in, the account, an invitation.
 
-Plain HTML forms (no script): every value shown is escaped (:func:`html.escape`), every form
-posts to the site with a CSRF token (the session's; before sign-in, the ``emergo_csrf``
+Plain HTML forms in the site's frame (:mod:`emergo.web.online_shell`: the header every page
+shares); they work without script.  Every value shown is escaped (:func:`html.escape`), every
+form posts to the site with a CSRF token (the session's; before sign-in, the ``emergo_csrf``
 cookie's), and the strict CSP of the local app stays (with ``form-action 'self'``).  The lobby
-and game pages with the board are built on the JSON and WebSocket API by the board-page work
-(issue 18); until then ``/`` lists the open seeks and your games, and ``/game/{id}`` shows a
-game as text with its data for scripts (``data-game``, ``data-csrf``, ``data-socket``).
+(``/``) and the game page (``/game/{id}``) are the shells of :mod:`emergo.web.online_shell`,
+filled by their controllers from the JSON and WebSocket API.
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from starlette.responses import HTMLResponse, RedirectResponse, Response
 from emergo.online.challenges import ChallengeError
 from emergo.online.limits import RateLimited
 from emergo.online.users import AccountError
+from emergo.web import online_shell as shell
 from emergo.web.online_auth import (
     COOKIE,
     FORM_COOKIE,
@@ -31,29 +32,13 @@ from emergo.web.online_auth import (
     fields_of,
     site_of,
 )
-from emergo.web.online_json import status_of
 
 e = html.escape
 
 
 def _page(title: str, body: str, actor: Actor | None, status: int = 200) -> HTMLResponse:
-    nav = (
-        f'<a href="/">Lobby</a> · signed in as <b>{e(actor.user.name)}</b> · '
-        f'<a href="/account">Account</a> · <form class="inline" method="post" action="/logout">'
-        f'<input type="hidden" name="csrf" value="{e(actor.csrf or "")}">'
-        f'<button type="submit">Log out</button></form>'
-        if actor is not None
-        else '<a href="/">Lobby</a> · <a href="/login">Log in</a> · <a href="/signup">Sign up</a>'
-    )
-    text = (
-        '<!doctype html>\n<html lang="en"><head><meta charset="utf-8">'
-        '<meta name="viewport" content="width=device-width, initial-scale=1">'
-        f"<title>{e(title)} · Emergo</title>"
-        '<link rel="stylesheet" href="/static/online.css"></head>'
-        f"<body><header><nav>{nav}</nav></header><main><h1>{e(title)}</h1>{body}</main>"
-        "</body></html>\n"
-    )
-    return HTMLResponse(text, status_code=status, headers={"cache-control": "no-store"})
+    """A page of the site's frame (the header shared with the lobby and the game page)."""
+    return shell.page(title, body, actor, status)
 
 
 def _form_token(request: Request) -> tuple[str, bool]:
@@ -315,7 +300,7 @@ async def token_revoke_post(request: Request) -> Response:
     return RedirectResponse("/account", status_code=303)
 
 
-# --- lobby, challenge and game placeholders -------------------------------------------------------
+# --- an invitation or a challenge --------------------------------------------------------------
 
 
 def _terms(c: Any) -> str:
@@ -331,39 +316,6 @@ def _terms(c: Any) -> str:
     return (
         f"{e(c.terms.variant)} · {e(clock)} · {rated} · {e(c.challenger)} plays {e(c.terms.color)}"
     )
-
-
-async def home(request: Request) -> Response:
-    site = site_of(request)
-    actor = await actor_of(request)
-    seeks = await asyncio.to_thread(site.challenges.seeks)
-    csrf = e(actor.csrf or "") if actor is not None else ""
-    hidden = f'<input type="hidden" name="csrf" value="{csrf}">'
-    items = "".join(
-        f"<li>{_terms(c)}"
-        + (
-            f' <form class="inline" method="post" action="/challenge/{e(c.id)}/accept">{hidden}'
-            '<button type="submit">Accept</button></form>'
-            if actor is not None and c.challenger != actor.user.name
-            else ""
-        )
-        + "</li>"
-        for c in seeks
-    )
-    body = f'<h2>Open seeks</h2><ul class="seeks">{items or "<li>none</li>"}</ul>'
-    if actor is not None:
-        games = await asyncio.to_thread(site.rounds.playing, actor.user.id)
-        mine = "".join(
-            f'<li><a href="/game/{e(g.id)}">{e(g.seats.white)} – {e(g.seats.black)}</a>'
-            f"{' (your turn)' if g.seats.id_of(g.state.turn) == actor.user.id else ''}</li>"
-            for g in games
-        )
-        body += f"<h2>Your games</h2><ul>{mine or '<li>none</li>'}</ul>"
-    body += (
-        '<p class="note">The lobby and game pages with the board come with the board component '
-        "(issue 18); the JSON and WebSocket API is in docs/online.md.</p>"
-    )
-    return _page("Emergo online", body, actor)
 
 
 async def challenge_page(request: Request) -> Response:
@@ -396,28 +348,3 @@ async def challenge_accept_post(request: Request) -> Response:
     except ChallengeError as err:
         return _page("Challenge", _error(str(err)), actor, err.status)
     return RedirectResponse(f"/game/{game_id}", status_code=303)
-
-
-async def game_page(request: Request) -> Response:
-    site = site_of(request)
-    actor = await actor_of(request)
-    game = await asyncio.to_thread(site.rounds.get, request.path_params["id"])
-    if game is None:
-        return _page("No such game", "", actor, 404)
-    s = game.state
-    moves = " ".join(s.moves) or "(no moves yet)"
-    result = s.outcome.reason() if s.outcome is not None else "in progress"
-    scheme = "wss" if site.config.https else "ws"
-    socket = f"{scheme}://{request.url.netloc}/ws/online/game/{game.id}"
-    csrf = e(actor.csrf or "") if actor is not None else ""
-    body = (
-        f'<div id="game" data-game="{e(game.id)}" data-csrf="{csrf}"'
-        f' data-socket="{e(socket)}" data-version="{int(s.version)}">'
-        f"<p>{e(game.seats.white)} (White) – {e(game.seats.black)} (Black) · "
-        f"{e(game.variant)} · {e(game.time_control or 'unlimited')} · "
-        f"{e(status_of(game))}: {e(result)}</p>"
-        f'<p class="moves">{e(moves)}</p>'
-        f'<p><a href="/game/export/{e(game.id)}">Download the record</a></p></div>'
-        '<p class="note">The board comes with the game page (issue 18).</p>'
-    )
-    return _page("Game", body, actor)

@@ -14,7 +14,8 @@ route:
 * request bodies above :data:`MAX_BODY` bytes are refused with 413;
 * every response carries the local app's Content-Security-Policy (scripts, styles and
   connections from the site only, no inline code, no framing), but with ``form-action 'self'``:
-  the sign-up, log-in and account pages are plain forms that post to the site.
+  the sign-up, log-in and account pages are plain forms that post to the site; and its
+  security headers, but ``Referrer-Policy: same-origin`` (:data:`ONLINE_REFERRER`).
 """
 
 from __future__ import annotations
@@ -32,8 +33,16 @@ MAX_BODY = 64 * 1024
 """Largest request body of the site, in bytes (a chat line is 140 characters)."""
 
 ONLINE_CSP = CSP.replace("form-action 'none'", "form-action 'self'")
+ONLINE_REFERRER = b"same-origin"
+"""The site's Referrer-Policy: none to other sites, as the local app's ``no-referrer``; but
+under ``no-referrer`` a browser sends ``Origin: null`` with a same-origin form post or fetch
+POST (the Fetch standard), which the Origin check refuses: the pages could not post at all."""
 _HEADERS = [
-    (name, ONLINE_CSP.encode()) if name == b"content-security-policy" else (name, value)
+    (name, ONLINE_CSP.encode())
+    if name == b"content-security-policy"
+    else (name, ONLINE_REFERRER)
+    if name == b"referrer-policy"
+    else (name, value)
     for name, value in HEADERS
 ]
 

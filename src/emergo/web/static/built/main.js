@@ -33,7 +33,7 @@ import {
   startPosition,
   statusText,
   wireSetup
-} from "./chunk-KIPAP6XL.js";
+} from "./chunk-7QRDKA4V.js";
 
 // ../../src/emergo/web/static/page/review.js
 function progress(text, done, total) {
@@ -694,7 +694,7 @@ function mount(page, make) {
   return controller;
 }
 var play = null;
-var playModule = () => play = play || import("./play-5MD6A7MK.js");
+var playModule = () => play = play || import("./play-5ZGOD2M2.js");
 async function analysis(what) {
   const c = (
     /** @type {AnalysisController} */

@@ -10,6 +10,14 @@ export class ApiError extends Error {
   }
 }
 
+/** Headers every request sends (the online site's CSRF token, for a signed-in page). @type {Record<string, string>} */
+const always = {};
+
+/** Send the session's CSRF token with every request (the online site's pages). @param {string} token */
+export function useCsrf(token) {
+  if (token) always["x-csrf-token"] = token;
+}
+
 /**
  * A JSON request: GET without a body, POST with one, or `method`.
  * @param {string} path @param {unknown} [body] @param {string} [method]
@@ -17,9 +25,9 @@ export class ApiError extends Error {
  */
 export async function api(path, body, method) {
   /** @type {RequestInit} */
-  const init = {method: method || (body === undefined ? "GET" : "POST"), headers: {}};
+  const init = {method: method || (body === undefined ? "GET" : "POST"), headers: {...always}};
   if (body !== undefined) {
-    init.headers = {"content-type": "application/json"};
+    init.headers = {...always, "content-type": "application/json"};
     init.body = JSON.stringify(body);
   }
   const response = await fetch(path, init);

@@ -52,11 +52,12 @@ export function lineNumbers(ply, firstTurn, count) {
   return out;
 }
 
-/** Seconds as a clock shows them: `4:05`, `1:02:03`, `0:09.3` under 10 s. @param {number} seconds */
+/** Seconds as a clock shows them: `4:05`, `1:02:03`, `0:09.3` under 10 s, `2d 5h` from a day (correspondence). @param {number} seconds */
 export function clockText(seconds) {
   const t = Math.max(0, seconds);
   if (t < 10) return `0:0${t.toFixed(1)}`;
   const whole = Math.ceil(t);
+  if (whole >= 86400) return `${Math.floor(whole / 86400)}d ${Math.floor((whole % 86400) / 3600)}h`;
   const h = Math.floor(whole / 3600);
   const m = Math.floor((whole % 3600) / 60);
   const s = String(whole % 60).padStart(2, "0");

@@ -9,6 +9,10 @@
  *   control: string}} Clock
  * @typedef {{turn: "white"|"black", hands: {white: number, black: number}, shadow: boolean,
  *   entrySize: number, outcome: unknown}} HandData
+ * @typedef {{names?: Record<string, string>, people?: Record<string, HTMLElement>, clock?: Clock|null,
+ *   toMove?: "white"|"black"|null}} GameBars
+ *   `people`: an element naming each player (the online pages: a link, a BOT title); `toMove`:
+ *   whose turn the bars show (the latest position's, while an earlier one is looked at)
  */
 import {$, el} from "./dom.js";
 import {clockText, title} from "./format.js";
@@ -16,7 +20,7 @@ import {settings} from "./settings.js";
 
 /**
  * Draw both bars for a position.
- * @param {HandData} data @param {{names?: Record<string, string>, clock?: Clock|null}} [game]
+ * @param {HandData} data @param {GameBars} [game]
  */
 export function drawPlayers(data, game = {}) {
   const [top, bottom] = settings.flipped ? ["white", "black"] : ["black", "white"];
@@ -25,16 +29,18 @@ export function drawPlayers(data, game = {}) {
   if (game.clock) drawClocks(game.clock, !!data.outcome);
 }
 
-/** @param {HTMLElement} box @param {"white"|"black"} color @param {HandData} data @param {{names?: Record<string, string>, clock?: Clock|null}} game */
+/** @param {HTMLElement} box @param {"white"|"black"} color @param {HandData} data @param {GameBars} game */
 function bar(box, color, data, game) {
   const hand = data.hands[color];
-  const toMove = data.turn === color && !data.outcome;
+  const toMove = (game.toMove === undefined ? data.turn : game.toMove) === color && !data.outcome;
   box.className = `player ${color}${toMove ? " to-move" : ""}`;
   box.dataset.hand = String(hand);
   const disc = el("span", `hand ${color}`, String(hand));
   disc.title = `${title(color)}: ${hand} in hand`;
   const who = game.names ? `${game.names[color]} (${title(color)})` : title(color);
   const name = el("span", "name", `${who}${toMove ? " to move" : ""}`);
+  const person = game.people && game.people[color];
+  if (person) name.replaceChildren(person, ` (${title(color)})${toMove ? " to move" : ""}`);
   const note = el("span", "note", `${hand} in hand`);
   if (toMove && data.shadow) note.textContent += `: enters all ${data.entrySize} as one shadowpiece (R14)`;
   box.replaceChildren(disc, name, note);

@@ -1,19 +1,43 @@
 // @ts-check
 /**
  * page/settings.js: the page's settings (view, naming, theme, coordinates, animation, flip,
- * sound), kept in the server's store (`/api/settings`) and shown on the toolbar's buttons.
+ * sound), kept in the local app's store (`/api/settings`) or, on the online site, in this
+ * browser (`keepSettingsInBrowser`), and shown on the toolbar's buttons the page has.
  *
  * @typedef {{view: "diamond"|"checker", names: "oblique"|"checker", theme: "light"|"dark",
  *   coordinates: boolean, animation: boolean, flipped: boolean, sound: boolean}} Settings
  */
 import {api} from "./api.js";
-import {$} from "./dom.js";
 
 /** @type {Settings} */
 export const settings = {view: "diamond", names: "oblique", theme: "light", coordinates: true, animation: true, flipped: false, sound: true};
 
 /** @type {Set<() => void>} */
 const listeners = new Set();
+
+const BROWSER_KEY = "emergo-settings";
+
+/** Where the settings are kept: the local app's server store. */
+let keep = {
+  load: () => api("/api/settings"),
+  /** @param {Partial<Settings>} change */
+  save: (change) => api("/api/settings", change, "PUT"),
+};
+
+/** Keep the settings in this browser (localStorage): the online site has no settings store. */
+export function keepSettingsInBrowser() {
+  const read = () => {
+    try {
+      return JSON.parse(localStorage.getItem(BROWSER_KEY) || "{}");
+    } catch {
+      return {};
+    }
+  };
+  keep = {
+    load: async () => read(),
+    save: async (change) => localStorage.setItem(BROWSER_KEY, JSON.stringify({...read(), ...change})),
+  };
+}
 
 /** Call `f` after every change of the settings (until the returned function is called). @param {() => void} f */
 export function onSettings(f) {
@@ -43,21 +67,21 @@ export function applySettings() {
     ["theme", settings.theme === "dark"],
     ["sound", settings.sound],
   ];
-  for (const [id, on] of pressed) $(id).setAttribute("aria-pressed", String(on));
+  for (const [id, on] of pressed) document.getElementById(id)?.setAttribute("aria-pressed", String(on));
   for (const f of listeners) f();
 }
 
-/** Change settings, show them, and keep them. @param {Partial<Settings>} change @param {boolean} [keep] */
-export function changeSettings(change, keep = true) {
+/** Change settings, show them, and keep them. @param {Partial<Settings>} change @param {boolean} [save] */
+export function changeSettings(change, save = true) {
   Object.assign(settings, change);
   applySettings();
-  if (keep) api("/api/settings", change, "PUT").catch(() => {});
+  if (save) keep.save(change).catch(() => {});
 }
 
 /** The stored settings, then those the address asks for (`?view=checker&flip=1` ...). @param {URLSearchParams} params */
 export async function loadSettings(params) {
   try {
-    Object.assign(settings, await api("/api/settings"));
+    Object.assign(settings, await keep.load());
   } catch {
     // the defaults will do
   }

@@ -4,7 +4,10 @@
  * small). A Socket connects, sends JSON, hands every message to the page, and comes back by itself
  * when the connection drops. A versioned socket (a game) also keeps the highest `version` it has
  * seen: a full state older than that is dropped, and an event that skips a version (one was
- * missed) makes it resync: it reconnects, and the server sends the whole state at once.
+ * missed) makes it resync: it reconnects, and the server sends the whole state at once (or, where
+ * the server has a message for it, `resyncMessage`, it asks on the same connection). The local
+ * app's messages carry `version`; the online site's carry `v` (`versionOf`), and there an event
+ * of a version already seen is a duplicate (`dedupe`).
  *
  * @typedef {{
  *   onMessage: (msg: any) => void,
@@ -12,17 +15,28 @@
  *   versioned?: boolean,
  *   reconnect?: boolean,
  *   isState?: (msg: any) => boolean,
+ *   versionOf?: (msg: any) => unknown,
+ *   dedupe?: boolean,
+ *   resyncMessage?: Record<string, unknown>,
  * }} SocketOptions
  */
 
 /** ws:// or wss:// to a path of this server. @param {string} path */
 export const socketUrl = (path) => `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}${path}`;
 
-/** The version rule (pure): what to do with a message, given the highest version seen. @param {any} msg @param {number} known @param {(msg: any) => boolean} isState @returns {"take"|"stale"|"gap"} */
-export function versionCheck(msg, known, isState) {
-  if (typeof msg?.version !== "number" || known < 0) return "take";
-  if (isState(msg)) return msg.version < known ? "stale" : "take";
-  return msg.version > known + 1 ? "gap" : "take";
+/**
+ * The version rule (pure): what to do with a message, given the highest version seen.
+ * @param {any} msg @param {number} known @param {(msg: any) => boolean} isState
+ * @param {(msg: any) => unknown} [versionOf] where a message holds its version
+ * @param {boolean} [dedupe] an event of a version already seen is a duplicate ("stale")
+ * @returns {"take"|"stale"|"gap"}
+ */
+export function versionCheck(msg, known, isState, versionOf = (m) => m?.version, dedupe = false) {
+  const version = versionOf(msg);
+  if (typeof version !== "number" || known < 0) return "take";
+  if (isState(msg)) return version < known ? "stale" : "take";
+  if (dedupe && version <= known) return "stale";
+  return version > known + 1 ? "gap" : "take";
 }
 
 export class Socket {
@@ -34,6 +48,8 @@ export class Socket {
     this.version = -1;
     this.closed = false;
     this.retry = 0;
+    /** A resync asked for on the connection: events wait for the whole state. */
+    this.resyncing = false;
     /** @type {WebSocket|null} */
     this.ws = null;
     /** @type {Promise<void>} */
@@ -44,15 +60,20 @@ export class Socket {
   open() {
     const ws = new WebSocket(socketUrl(this.path));
     this.ws = ws;
+    this.resyncing = false;
     const isState = this.options.isState || ((/** @type {any} */ m) => m.type === "state");
+    const versionOf = this.options.versionOf || ((/** @type {any} */ m) => m?.version);
     ws.addEventListener("message", (e) => {
       if (this.ws !== ws || this.closed) return;
       const msg = JSON.parse(String(e.data));
       if (this.options.versioned) {
-        const verdict = versionCheck(msg, this.version, isState);
+        const version = versionOf(msg);
+        if (this.resyncing && !isState(msg) && typeof version === "number") return; // the whole state is on its way
+        const verdict = versionCheck(msg, this.version, isState, versionOf, this.options.dedupe);
         if (verdict === "stale") return;
         if (verdict === "gap") return this.resync();
-        if (typeof msg.version === "number") this.version = Math.max(this.version, msg.version);
+        if (isState(msg)) this.resyncing = false;
+        if (typeof version === "number") this.version = Math.max(this.version, version);
       }
       this.options.onMessage(msg);
     });
@@ -81,6 +102,10 @@ export class Socket {
 
   /** A version was skipped: start again from the server's whole state. */
   resync() {
+    if (this.options.resyncMessage && this.send(this.options.resyncMessage)) {
+      this.resyncing = true;
+      return;
+    }
     const old = this.ws;
     this.ws = null;
     old?.close();

@@ -29,7 +29,7 @@ import {
   settings,
   statusText,
   title
-} from "./chunk-KIPAP6XL.js";
+} from "./chunk-7QRDKA4V.js";
 
 // ../../src/emergo/web/static/page/play.js
 var PlayController = class {

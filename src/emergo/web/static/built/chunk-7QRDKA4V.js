@@ -8,10 +8,11 @@ var ApiError = class extends Error {
     this.body = body;
   }
 };
+var always = {};
 async function api(path, body, method) {
-  const init = { method: method || (body === void 0 ? "GET" : "POST"), headers: {} };
+  const init = { method: method || (body === void 0 ? "GET" : "POST"), headers: { ...always } };
   if (body !== void 0) {
-    init.headers = { "content-type": "application/json" };
+    init.headers = { ...always, "content-type": "application/json" };
     init.body = JSON.stringify(body);
   }
   const response = await fetch(path, init);
@@ -74,6 +75,11 @@ var errorText = (e) => e instanceof Error ? e.message : String(e);
 // ../../src/emergo/web/static/page/settings.js
 var settings = { view: "diamond", names: "oblique", theme: "light", coordinates: true, animation: true, flipped: false, sound: true };
 var listeners = /* @__PURE__ */ new Set();
+var keep = {
+  load: () => api("/api/settings"),
+  /** @param {Partial<Settings>} change */
+  save: (change) => api("/api/settings", change, "PUT")
+};
 function onSettings(f) {
   listeners.add(f);
   return () => listeners.delete(f);
@@ -96,18 +102,18 @@ function applySettings() {
     ["theme", settings.theme === "dark"],
     ["sound", settings.sound]
   ];
-  for (const [id, on] of pressed) $(id).setAttribute("aria-pressed", String(on));
+  for (const [id, on] of pressed) document.getElementById(id)?.setAttribute("aria-pressed", String(on));
   for (const f of listeners) f();
 }
-function changeSettings(change, keep = true) {
+function changeSettings(change, save = true) {
   Object.assign(settings, change);
   applySettings();
-  if (keep) api("/api/settings", change, "PUT").catch(() => {
+  if (save) keep.save(change).catch(() => {
   });
 }
 async function loadSettings(params) {
   try {
-    Object.assign(settings, await api("/api/settings"));
+    Object.assign(settings, await keep.load());
   } catch {
   }
   for (
@@ -244,6 +250,7 @@ function clockText(seconds) {
   const t = Math.max(0, seconds);
   if (t < 10) return `0:0${t.toFixed(1)}`;
   const whole = Math.ceil(t);
+  if (whole >= 86400) return `${Math.floor(whole / 86400)}d ${Math.floor(whole % 86400 / 3600)}h`;
   const h = Math.floor(whole / 3600);
   const m = Math.floor(whole % 3600 / 60);
   const s = String(whole % 60).padStart(2, "0");
@@ -1491,13 +1498,15 @@ function drawPlayers(data, game = {}) {
 }
 function bar(box, color, data, game) {
   const hand = data.hands[color];
-  const toMove = data.turn === color && !data.outcome;
+  const toMove = (game.toMove === void 0 ? data.turn : game.toMove) === color && !data.outcome;
   box.className = `player ${color}${toMove ? " to-move" : ""}`;
   box.dataset.hand = String(hand);
   const disc = el("span", `hand ${color}`, String(hand));
   disc.title = `${title(color)}: ${hand} in hand`;
   const who = game.names ? `${game.names[color]} (${title(color)})` : title(color);
   const name = el("span", "name", `${who}${toMove ? " to move" : ""}`);
+  const person = game.people && game.people[color];
+  if (person) name.replaceChildren(person, ` (${title(color)})${toMove ? " to move" : ""}`);
   const note = el("span", "note", `${hand} in hand`);
   if (toMove && data.shadow) note.textContent += `: enters all ${data.entrySize} as one shadowpiece (R14)`;
   box.replaceChildren(disc, name, note);
@@ -1533,10 +1542,12 @@ function drawClocks(c, over) {
 
 // ../../src/emergo/web/static/page/socket.js
 var socketUrl = (path) => `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}${path}`;
-function versionCheck(msg, known, isState) {
-  if (typeof msg?.version !== "number" || known < 0) return "take";
-  if (isState(msg)) return msg.version < known ? "stale" : "take";
-  return msg.version > known + 1 ? "gap" : "take";
+function versionCheck(msg, known, isState, versionOf = (m) => m?.version, dedupe = false) {
+  const version = versionOf(msg);
+  if (typeof version !== "number" || known < 0) return "take";
+  if (isState(msg)) return version < known ? "stale" : "take";
+  if (dedupe && version <= known) return "stale";
+  return version > known + 1 ? "gap" : "take";
 }
 var Socket = class {
   /** @param {string} path @param {SocketOptions} options */
@@ -1546,6 +1557,7 @@ var Socket = class {
     this.version = -1;
     this.closed = false;
     this.retry = 0;
+    this.resyncing = false;
     this.ws = null;
     this.opened = this.open();
   }
@@ -1553,15 +1565,20 @@ var Socket = class {
   open() {
     const ws = new WebSocket(socketUrl(this.path));
     this.ws = ws;
+    this.resyncing = false;
     const isState = this.options.isState || ((m) => m.type === "state");
+    const versionOf = this.options.versionOf || ((m) => m?.version);
     ws.addEventListener("message", (e) => {
       if (this.ws !== ws || this.closed) return;
       const msg = JSON.parse(String(e.data));
       if (this.options.versioned) {
-        const verdict = versionCheck(msg, this.version, isState);
+        const version = versionOf(msg);
+        if (this.resyncing && !isState(msg) && typeof version === "number") return;
+        const verdict = versionCheck(msg, this.version, isState, versionOf, this.options.dedupe);
         if (verdict === "stale") return;
         if (verdict === "gap") return this.resync();
-        if (typeof msg.version === "number") this.version = Math.max(this.version, msg.version);
+        if (isState(msg)) this.resyncing = false;
+        if (typeof version === "number") this.version = Math.max(this.version, version);
       }
       this.options.onMessage(msg);
     });
@@ -1589,6 +1606,10 @@ var Socket = class {
   }
   /** A version was skipped: start again from the server's whole state. */
   resync() {
+    if (this.options.resyncMessage && this.send(this.options.resyncMessage)) {
+      this.resyncing = true;
+      return;
+    }
     const old = this.ws;
     this.ws = null;
     old?.close();

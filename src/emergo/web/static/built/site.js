@@ -1,0 +1,9 @@
+// Built from static/page/ and static/board/ by tools/web-check/build.mjs: do not edit.
+import {
+  initOnline
+} from "./chunk-QJVYNLV6.js";
+
+// ../../src/emergo/web/static/page/site.js
+initOnline().finally(() => {
+  document.documentElement.dataset.ready = "1";
+});

@@ -1,0 +1,501 @@
+// @ts-check
+/**
+ * page/game.js: the online site's game page (`/game/{id}`), for its two players and for
+ * spectators. The server runs the game (the round) and is the clock: the page shows its states
+ * as they come over `/ws/online/game/{id}` (docs/online.md: `full` at once and after a resync,
+ * then `v` a version; socket.js resyncs on a gap and reconnects by itself), and sends the
+ * player's commands on the same socket, each answered by `ack` or `error`.
+ *
+ * The board holds no rules: for each position shown the page asks `GET /api/position` for its
+ * pieces and legal moves as routes, with the position before and the new moves (one ply a move).
+ * A player gets what lichess gives: premoves, a draw offer, a takeback request, resign with a
+ * confirmation, abort before both have moved, the claim when the opponent has left (the server's
+ * `opponentGone`), the players' chat (which either can close), sounds, flip; everyone gets both
+ * clocks counting down, the move list, the spectators' count, the result with its reason, and the
+ * finished game's record.
+ *
+ * @typedef {import("../board/types.js").MoveInfo} MoveInfo
+ * @typedef {import("./tree.js").TreeNode} TreeNode
+ * @typedef {import("./players.js").Clock} Clock
+ * @typedef {import("./online-terms.js").GameState} GameState
+ * @typedef {import("./online-terms.js").Color} Color
+ * @typedef {import("./online.js").PageData} PageData
+ */
+import {Board} from "../board/index.js";
+import {api} from "./api.js";
+import {$, buttonEl, errorText, input, say} from "./dom.js";
+import {otherTurn, statusText, title} from "./format.js";
+import {Tree} from "./tree.js";
+import {MoveList} from "./movelist.js";
+import {clockLeft, drawClocks, drawPlayers, isLow} from "./players.js";
+import {boardSettings, changeSettings, onSettings, settings} from "./settings.js";
+import {Socket} from "./socket.js";
+import {ask, dismiss, initConfirm} from "./confirm.js";
+import {playSound} from "./sound.js";
+import {initOnline, pageData, personEl, socketPath} from "./online.js";
+import {Chat} from "./chat.js";
+import {clockOf, movesOf, offerOf, other, resultOf, resultWords, sharedPlies, timeControlText, variantName} from "./online-terms.js";
+
+const PING_MS = 4000;
+
+class GameController {
+  /** @param {HTMLElement} root */
+  constructor(root) {
+    /** @type {PageData} */
+    this.data = pageData(root);
+    this.id = String(root.dataset.game);
+    /** @type {Color|null} */
+    this.you = root.dataset.you === "white" || root.dataset.you === "black" ? root.dataset.you : null;
+    /** gameFull (who plays, the variant, the time control). @type {any} */
+    this.full = null;
+    /** The latest gameState. @type {GameState|null} */
+    this.state = null;
+    /** The game's moves (canonical texts), their data and the positions known, by ply. */
+    /** @type {string[]} */
+    this.moves = [];
+    /** @type {MoveInfo[]} */
+    this.infos = [];
+    /** @type {any[]} */
+    this.positions = [];
+    this.tree = new Tree("w 12/12", "white");
+    /** Who moves first in the game's start position. @type {Color} */
+    this.firstTurn = "white";
+    /** The players' names as elements (a link, a BOT title). @type {Record<string, HTMLElement>|undefined} */
+    this.people = undefined;
+    /** @type {any} */
+    this.geometry = null;
+    /** @type {Clock|null} */
+    this.clock = null;
+    this.lowWarned = false;
+    this.spectators = 0;
+    /** The opponent has left: when the claim may be made (performance.now()), or null. @type {number|null} */
+    this.claimAt = null;
+    this.gone = false;
+    /** A move sent and not yet answered: the board takes no other. */
+    this.pending = false;
+    this.commandId = 0;
+    this.sent = 0;
+    /** @type {Map<number, string>} */
+    this.commands = new Map();
+    this.lag = 0;
+    this.pingAt = 0;
+    this.request = 0;
+    /** @type {Map<string, MoveInfo[]>} */
+    this.premoves = new Map();
+    /** Messages are handled one after the other (a state may wait for its position). @type {Promise<void>} */
+    this.queue = Promise.resolve();
+    this.moveList = MoveList($("moves"), {names: () => settings.names, go: (node) => this.gotoNode(node)});
+    this.board = Board($("board"), {
+      ...boardSettings(),
+      viewOnly: !this.you,
+      events: {
+        move: (move) => this.sendMove(move),
+        refused: (_square, reason) => say(reason),
+        select: () => say(""),
+        premove: (move) => say(`premove ${this.moveText(move)}: played at once if it is legal when your turn comes (Escape or a click cancels it)`, false),
+        premoveCancel: (move) => say(`premove ${this.moveText(move)} cancelled`, false),
+      },
+    });
+    this.chat = new Chat({
+      lines: $("chat-lines"),
+      form: /** @type {HTMLFormElement} */ ($("chat-form")),
+      input: input("chat-text"),
+      note: $("chat-note"),
+      toggle: $("chat-switch"),
+      open: input("chat-open"),
+      send: (room, text) => this.command({t: "chat", room, text}, "chat"),
+      setOpen: (open) => this.command({t: "chat-room", open}, "chat-room"),
+    });
+    onSettings(() => {
+      this.board.set(boardSettings());
+      if (this.state) this.show(false);
+    });
+    this.wire();
+    setInterval(() => this.tick(), 100);
+    this.socket = new Socket(socketPath(`/ws/online/game/${encodeURIComponent(this.id)}`, this.data), {
+      versioned: true,
+      reconnect: true,
+      dedupe: true,
+      isState: (m) => m.t === "full",
+      versionOf: (m) => (m.t === "full" || m.t === "v" ? m.v : undefined),
+      resyncMessage: {t: "resync"},
+      onMessage: (msg) => {
+        const at = performance.now();
+        this.queue = this.queue.then(() => this.message(msg, at)).catch((e) => say(errorText(e)));
+      },
+      onStatus: (status) => {
+        if (status === "lost") say("connection lost: reconnecting ...", false);
+        else if (status === "open" && $("message").textContent.startsWith("connection lost")) say("");
+        else if (status === "closed") say("this game is not on the server");
+      },
+    });
+    setInterval(() => this.ping(), PING_MS);
+  }
+
+  /** @param {MoveInfo} move */
+  moveText(move) {
+    return settings.names === "checker" ? move.checker : move.text;
+  }
+
+  wire() {
+    initConfirm();
+    $("flip").addEventListener("click", () => changeSettings({flipped: !settings.flipped}, false));
+    $("first").addEventListener("click", () => this.goto(0));
+    $("back").addEventListener("click", () => this.goto(this.tree.ply - 1));
+    $("forward").addEventListener("click", () => this.goto(this.tree.ply + 1));
+    $("last").addEventListener("click", () => this.goto(this.moves.length));
+    $("resign").addEventListener("click", async () => {
+      if (await ask("Resign the game?", "Resign")) this.command({t: "resign"}, "resign");
+    });
+    $("abort").addEventListener("click", async () => {
+      if (await ask("Abort the game? It ends without a result.", "Abort")) this.command({t: "abort"}, "abort");
+    });
+    $("draw").addEventListener("click", async () => {
+      if (await ask("Offer a draw?", "Offer draw")) this.command({t: "draw-yes", v: this.socket.version}, "draw");
+    });
+    $("takeback").addEventListener("click", () => this.command({t: "takeback-yes", v: this.socket.version}, "takeback"));
+    $("offer-yes").addEventListener("click", () => this.answerOffer(true));
+    $("offer-no").addEventListener("click", () => this.answerOffer(false));
+    $("claim-victory").addEventListener("click", () => this.command({t: "claim-victory"}, "claim"));
+    $("claim-draw").addEventListener("click", () => this.command({t: "claim-draw"}, "claim"));
+    document.addEventListener("keydown", (e) => {
+      const target = /** @type {HTMLElement} */ (e.target);
+      if (target.closest("input, textarea, select") || e.ctrlKey || e.metaKey || e.altKey) return;
+      if (e.key === "ArrowLeft") this.goto(this.tree.ply - 1);
+      else if (e.key === "ArrowRight") this.goto(this.tree.ply + 1);
+      else if (e.key === "Home") this.goto(0);
+      else if (e.key === "End") this.goto(this.moves.length);
+      else if (e.key === "f") changeSettings({flipped: !settings.flipped}, false);
+      else return;
+      e.preventDefault();
+    });
+  }
+
+  // --- the server's messages ------------------------------------------------------------------
+
+  /** @param {any} msg @param {number} at when it came (performance.now()) */
+  async message(msg, at) {
+    switch (msg.t) {
+      case "full":
+        return this.whole(msg, at);
+      case "v":
+        for (const event of msg.events || []) this.event(event);
+        if (msg.state) await this.update(msg.state, at, false);
+        return;
+      case "chat":
+        return this.chat.add(msg.line);
+      case "chatRemoved":
+        return this.chat.remove(msg.id);
+      case "chatRoom":
+        return this.chat.setRoom(!!msg.open);
+      case "crowd":
+        this.spectators = Number(msg.spectators) || 0;
+        return this.showInfo();
+      case "opponentGone":
+        this.gone = !!msg.gone;
+        this.claimAt = msg.gone && typeof msg.claimInSeconds === "number" ? at + msg.claimInSeconds * 1000 : null;
+        return this.showClaim();
+      case "ack":
+        this.commands.delete(msg.id);
+        return;
+      case "error":
+        return this.refused(msg);
+      case "pong":
+        if (this.pingAt) this.lag = Math.min(1, (performance.now() - this.pingAt) / 2000);
+        this.pingAt = 0;
+        return;
+      default:
+        return;
+    }
+  }
+
+  /** The whole state: at once, after a reconnection, after a resync. @param {any} msg @param {number} at */
+  async whole(msg, at) {
+    const first = !this.full;
+    this.full = msg.game;
+    this.you = msg.you === "white" || msg.you === "black" ? msg.you : null;
+    this.spectators = Number(msg.spectators) || 0;
+    if (!this.geometry || this.geometry.variant !== this.full.variant.key) {
+      this.geometry = await api(`/api/geometry?variant=${encodeURIComponent(this.full.variant.key)}`);
+      this.board.set({squares: this.geometry.squares, size: this.geometry.size, shape: this.geometry.shape, viewOnly: !this.you});
+    }
+    if (first) {
+      if (this.you) changeSettings({flipped: this.you === "black"}, false);
+      this.people = {white: personEl(this.full.white, this.data.profiles), black: personEl(this.full.black, this.data.profiles)};
+    }
+    const over = !!resultOf(this.full.state);
+    this.chat.reset({player: !!this.you, signedIn: !!this.data.me, over, playerChat: !!msg.playerChat, lines: msg.chat || []});
+    await this.update(this.full.state, at, first);
+  }
+
+  /** A round's event: what the state alone does not say. @param {any} event */
+  event(event) {
+    const mine = this.you && event.color === this.you;
+    if (event.t === "drawDeclined" && !mine) say(`${title(event.color)} declined the draw`, false);
+    else if (event.t === "takebackDeclined" && !mine) say(`${title(event.color)} declined the takeback`, false);
+    else if (event.t === "timeGiven") say("the server was away: the time is given back", false);
+  }
+
+  /** @param {any} msg */
+  refused(msg) {
+    const what = this.commands.get(msg.id);
+    this.commands.delete(msg.id);
+    say(msg.error || "refused");
+    if (what === "move") {
+      this.pending = false;
+      if (this.state) this.show(false);
+    }
+  }
+
+  /** A new state: its moves (asking for the positions they lead to), clocks, offers, result. @param {GameState} state @param {number} at @param {boolean} first */
+  async update(state, at, first) {
+    const moves = movesOf(state);
+    const shared = sharedPlies(this.moves, moves);
+    const grew = !first && shared === this.moves.length && moves.length === shared + 1;
+    if (shared !== moves.length || shared !== this.moves.length || !this.positions[moves.length]) await this.follow(moves, shared);
+    const wasOver = !!(this.state && resultOf(this.state));
+    this.state = state;
+    this.pending = false;
+    this.clock = clockOf(state, this.full, at);
+    const result = resultOf(state);
+    const shownPly = this.tree.ply;
+    const wasLatest = first || shownPly >= this.tree.moves.length;
+    this.tree = Tree.line(this.full.initialFen, this.firstTurn, this.infos);
+    this.positions.forEach((data, ply) => {
+      if (data && this.tree.nodes[ply]) this.tree.nodes[ply].data = data;
+    });
+    this.tree.ply = wasLatest ? this.moves.length : Math.min(shownPly, this.moves.length);
+    if (grew && !first) {
+      const last = this.infos[this.infos.length - 1];
+      playSound(last && last.kind === "capture" ? "capture" : "move");
+    }
+    if (result && !wasOver && !first) {
+      playSound("end");
+      // the players may now read the spectators' room: its lines come with the whole state
+      if (this.you) this.socket.resync();
+    }
+    if (result) dismiss();
+    this.show(grew && wasLatest, shared !== this.moves.length || first);
+    if (this.mine()) this.board.playPremove();
+    else this.offerPremoves();
+    document.documentElement.dataset.ready = "1";
+  }
+
+  /** Learn the moves after `shared` (their data and the new position) from the server. @param {string[]} moves @param {number} shared */
+  async follow(moves, shared) {
+    this.moves = moves.slice();
+    this.infos = this.infos.slice(0, shared);
+    this.positions = this.positions.slice(0, shared + 1);
+    const base = this.positions[shared];
+    if (base && moves.length === shared) return; // moves taken back: a position seen before
+    if (base) {
+      const data = await this.position(base.position, moves.slice(shared));
+      this.infos.push(...data.line.moves);
+      this.positions[moves.length] = data;
+    } else {
+      const data = await this.position(this.full.initialFen, moves);
+      this.firstTurn = data.line.turn;
+      this.infos = data.line.moves;
+      this.positions = [];
+      this.positions[moves.length] = data;
+    }
+  }
+
+  /** @param {string} pos @param {string[]} moves */
+  position(pos, moves) {
+    const query = new URLSearchParams({pos, moves: moves.join(" ")});
+    return api(`/api/position?${query}`);
+  }
+
+  // --- showing --------------------------------------------------------------------------------
+
+  /** May the player move now (the game on, the latest position shown, their turn, no move in flight)? */
+  mine() {
+    const s = this.state;
+    return !!s && !!this.you && !resultOf(s) && s.turn === this.you && this.tree.ply === this.moves.length && !this.pending;
+  }
+
+  /** @param {boolean} animate @param {boolean} [fresh] a new position: the arrows drawn go */
+  show(animate, fresh = false) {
+    const s = /** @type {GameState} */ (this.state);
+    const result = resultOf(s);
+    const latest = this.tree.ply === this.moves.length;
+    const data = this.tree.here.data || this.positions[this.moves.length];
+    if (!data) return;
+    const mine = this.mine();
+    this.board.set({
+      pieces: data.pieces,
+      lastMove: data.lastMove,
+      movable: mine ? {moves: data.moves, forbidden: data.forbidden, required: data.required} : null,
+      premovable: {enabled: !!this.you && latest && !mine && !result},
+      viewOnly: !this.you,
+      ...(fresh ? {drawable: {shapes: [], autoShapes: []}} : {}),
+      animate,
+    });
+    drawPlayers(data, {people: this.people, clock: this.clock, toMove: result ? null : latest ? s.turn : data.turn});
+    if (result) $("status").textContent = `Game over: ${resultWords(result)}`;
+    else if (!latest) $("status").textContent = `Move ${this.tree.ply} of ${this.moves.length}: → or End for the latest`;
+    else if (!this.you) $("status").textContent = statusText(data);
+    else $("status").textContent = s.turn === this.you ? `Your turn: ${statusText(data)}` : `Waiting for ${title(s.turn)}`;
+    $("result").textContent = result ? resultWords(result) : "";
+    this.moveList.draw(this.tree);
+    this.showGame(result);
+  }
+
+  showInfo() {
+    const f = this.full;
+    if (!f) return;
+    const tc = f.clock ? {type: "clock", limit: f.clock.initial / 1000, increment: f.clock.increment / 1000} : f.daysPerTurn ? {type: "correspondence", daysPerTurn: f.daysPerTurn} : {type: "unlimited"};
+    const watching = this.spectators ? ` · ${this.spectators} watching` : "";
+    $("game-info").textContent = `${variantName(f.variant.key)} · ${timeControlText(/** @type {any} */ (tc))} · ${f.rated ? "Rated" : "Casual"}${watching}`;
+    $("game-info").dataset.spectators = String(this.spectators);
+  }
+
+  /** The game panel: the buttons that mean something now, the offer waiting, the end. @param {any} result */
+  showGame(result) {
+    const s = /** @type {GameState} */ (this.state);
+    const you = this.you;
+    const over = !!result;
+    this.showInfo();
+    const names = {white: this.full.white.name, black: this.full.black.name};
+    $("game-title").textContent = you ? `You play ${title(you)} against ${names[other(you)]}` : `Watching ${names.white} – ${names.black}`;
+    $("game-controls").hidden = !you || over;
+    const offer = offerOf(s);
+    const both = this.moves.length >= 2;
+    buttonEl("abort").hidden = both;
+    buttonEl("resign").hidden = !both;
+    buttonEl("takeback").disabled = !this.moves.length || (!!offer && offer.kind === "takeback");
+    buttonEl("draw").disabled = !!offer && offer.kind === "draw";
+    buttonEl("draw").textContent = offer && offer.kind === "draw" && offer.by === you ? "Draw offered" : "Offer draw";
+    buttonEl("takeback").textContent = offer && offer.kind === "takeback" && offer.by === you ? "Takeback asked" : "Takeback";
+    const answer = !over && !!you && !!offer && offer.by !== you;
+    $("offer").hidden = !answer;
+    if (answer && offer) $("offer-text").textContent = offer.kind === "draw" ? `${title(offer.by)} offers a draw` : `${title(offer.by)} asks to take back a move`;
+    $("game-over").hidden = !over;
+    $("game-over-text").textContent = over ? resultWords(result) : "";
+    const download = /** @type {HTMLAnchorElement} */ ($("download"));
+    download.hidden = !over;
+    download.href = `/game/export/${encodeURIComponent(this.id)}`;
+    download.download = `emergo-${this.id}.egn`;
+    this.chat.over = over;
+    this.chat.show();
+    this.showClaim();
+    const turn = !over && you && s.turn === you;
+    document.title = `${turn ? "Your turn · " : ""}${this.full.white.name} – ${this.full.black.name} · Emergo`;
+  }
+
+  showClaim() {
+    const s = this.state;
+    const show = !!s && !!this.you && !resultOf(s) && this.gone;
+    $("claim").hidden = !show;
+    if (!show) return;
+    const left = this.claimAt === null ? null : Math.ceil((this.claimAt - performance.now()) / 1000);
+    const ready = left !== null && left <= 0;
+    $("claim-text").textContent = left === null ? "Your opponent left the game." : ready ? "Your opponent left the game: you may claim." : `Your opponent left the game: you may claim in ${left} s.`;
+    buttonEl("claim-victory").hidden = !ready;
+    buttonEl("claim-draw").hidden = !ready;
+    buttonEl("claim-victory").disabled = !!s && s.turn === this.you;
+    buttonEl("claim-victory").title = s && s.turn === this.you ? "the win is claimed while your opponent is to move: move first" : "";
+  }
+
+  tick() {
+    const c = this.clock;
+    if (this.gone && !$("claim").hidden) this.showClaim();
+    if (!c || !this.state) return;
+    const over = !!resultOf(this.state);
+    drawClocks(c, over);
+    if (!over && !this.lowWarned && this.you && c.running === this.you && isLow(c, clockLeft(c, c.running))) {
+      this.lowWarned = true;
+      playSound("low");
+    }
+  }
+
+  // --- stepping through the game ----------------------------------------------------------------
+
+  /** @param {number} ply */
+  goto(ply) {
+    ply = Math.max(0, Math.min(this.moves.length, ply));
+    this.gotoNode(this.tree.nodes[ply]);
+  }
+
+  /** @param {TreeNode} node */
+  async gotoNode(node) {
+    if (!node || !this.state) return;
+    const id = ++this.request;
+    try {
+      if (!node.data) {
+        node.data = this.positions[node.ply] || (await this.position(this.full.initialFen, this.moves.slice(0, node.ply)));
+        this.positions[node.ply] = node.data;
+      }
+      if (id !== this.request) return;
+      this.tree.ply = node.ply;
+      this.show(false);
+      if (!this.mine()) this.offerPremoves();
+    } catch (e) {
+      say(errorText(e));
+    }
+  }
+
+  // --- premoves: the moves the player could make were it his turn ------------------------------
+
+  async offerPremoves() {
+    const s = this.state;
+    const data = this.positions[this.moves.length];
+    if (!s || !this.you || resultOf(s) || s.turn === this.you || this.tree.ply !== this.moves.length || !data) return;
+    const pos = otherTurn(data.position);
+    if (!pos) return;
+    let dests = this.premoves.get(pos);
+    if (!dests) {
+      try {
+        dests = /** @type {MoveInfo[]} */ ((await this.position(pos, [])).moves);
+      } catch {
+        dests = [];
+      }
+      this.premoves.set(pos, dests);
+    }
+    if (this.state === s && !this.mine()) this.board.set({premovable: {enabled: true, dests}});
+  }
+
+  // --- commands ---------------------------------------------------------------------------------
+
+  /** @param {MoveInfo} move */
+  sendMove(move) {
+    if (!this.mine()) return;
+    if (this.command({t: "move", move: move.text, v: this.socket.version, lag: Math.round(this.lag * 1000) / 1000}, "move")) {
+      this.pending = true;
+      document.documentElement.dataset.sent = String(++this.sent); // moves sent, for the tests
+      this.board.set({movable: null});
+    }
+  }
+
+  /** Send a command with an id (its answer is an ack or an error). @param {Record<string, unknown>} msg @param {string} what */
+  command(msg, what) {
+    const id = ++this.commandId;
+    this.commands.set(id, what);
+    if (this.socket.send({...msg, id})) return true;
+    this.commands.delete(id);
+    say("not connected to the game: wait a moment");
+    return false;
+  }
+
+  /** @param {boolean} yes */
+  answerOffer(yes) {
+    const offer = this.state && offerOf(this.state);
+    if (!offer) return;
+    this.command({t: `${offer.kind}-${yes ? "yes" : "no"}`, v: this.socket.version}, offer.kind);
+  }
+
+  ping() {
+    if (this.pingAt || !this.socket.connected) return;
+    this.pingAt = performance.now();
+    this.socket.send({t: "ping"});
+  }
+}
+
+async function main() {
+  const root = $("game");
+  await initOnline(pageData(root));
+  new GameController(root);
+}
+
+main();

@@ -1,0 +1,103 @@
+// @ts-check
+/**
+ * page/online-terms.js: the online pages' words and rules of thumb (pure, no DOM): a challenge's
+ * terms as a form sends them and as a list shows them, and what a game's state (the server's
+ * `gameState`, docs/online.md) means for the page: its moves, its result, its clocks, the offer
+ * waiting, what the page must ask the server to show the new moves.
+ *
+ * @typedef {"white"|"black"} Color
+ * @typedef {{type: "clock", limit: number, increment: number, show?: string}
+ *   | {type: "correspondence", daysPerTurn: number} | {type: "unlimited"}} TimeControl
+ * @typedef {{variant: string, speed: string, minutes: number, increment: number, days: number,
+ *   rated: boolean, color: string}} TermsForm
+ * @typedef {{moves: string, wtime: number, btime: number, status: string, winner?: Color,
+ *   reason?: string, wdraw: boolean, bdraw: boolean, wtakeback: boolean, btakeback: boolean,
+ *   turn: Color, clockRunning: Color|null, version: number}} GameState
+ * @typedef {{result: string, termination: string, reason: string, winner: Color|null}} Result
+ */
+
+/** The site's Fischer presets (minutes, increment), lichess's quick pairings in small. */
+export const PRESETS = [[1, 0], [3, 2], [5, 3], [10, 5], [15, 10], [30, 20]];
+
+/** wtime/btime of a game without a clock (lichess's value). */
+export const UNLIMITED_MS = 2147483647;
+
+/**
+ * The fields of a challenge, seek or link (`POST /api/challenge/{name}` ...) from the form.
+ * @param {TermsForm} form @returns {Record<string, string|number|boolean>}
+ */
+export function termsFields(form) {
+  /** @type {Record<string, string|number|boolean>} */
+  const out = {variant: form.variant, rated: form.rated, color: form.color};
+  if (form.speed === "live") {
+    out["clock.limit"] = Math.round(form.minutes * 60);
+    out["clock.increment"] = Math.round(form.increment);
+  } else if (form.speed === "correspondence") {
+    out.days = form.days;
+  }
+  return out;
+}
+
+/** A time control in words: `5+3`, `3 days a move`, `Unlimited`. @param {TimeControl|null|undefined} tc */
+export function timeControlText(tc) {
+  if (!tc || tc.type === "unlimited") return "Unlimited";
+  if (tc.type === "correspondence") return `${tc.daysPerTurn} day${tc.daysPerTurn === 1 ? "" : "s"} a move`;
+  return tc.show || `${minutes(tc.limit)}+${tc.increment}`;
+}
+
+/** Minutes as lichess writes a base time: `5`, `½`, `¼`. @param {number} seconds */
+export function minutes(seconds) {
+  const m = seconds / 60;
+  return /** @type {Record<string, string>} */ ({"0.25": "¼", "0.5": "½", "0.75": "¾"})[String(m)] || String(Math.round(m * 100) / 100);
+}
+
+/** A variant's name as the pages show it. @param {string} key */
+export const variantName = (key) => (key === "hex" ? "Hex" : key);
+
+/** The moves of a state. @param {{moves: string}} state @returns {string[]} */
+export const movesOf = (state) => (state.moves ? state.moves.split(" ").filter(Boolean) : []);
+
+/** How many moves two lines share from their start. @param {string[]} a @param {string[]} b */
+export function sharedPlies(a, b) {
+  let n = 0;
+  while (n < a.length && n < b.length && a[n] === b[n]) n++;
+  return n;
+}
+
+/** The game's result from its state, or null while it goes on. @param {GameState} state @returns {Result|null} */
+export function resultOf(state) {
+  if (state.status === "started" || state.status === "created") return null;
+  const winner = state.winner || null;
+  const result = state.status === "aborted" ? "*" : winner === "white" ? "1-0" : winner === "black" ? "0-1" : "1/2-1/2";
+  const reason = state.reason || (state.status === "aborted" ? "the game was aborted" : state.status);
+  return {result, termination: state.status, reason, winner};
+}
+
+/** A result in words, with its reason: `1-0 (Black resigned (R20))`, `Aborted (...)`. @param {Result} r */
+export const resultWords = (r) => (r.result === "*" ? `Aborted: ${r.reason}` : `${r.result} (${r.reason})`);
+
+/**
+ * The clocks of a state as the player bars count them (players.js's Clock), or null without a
+ * clock. The state's times are the server's at the moment it sent them; `at` is when the page got
+ * them (performance.now()).
+ * @param {GameState} state @param {{clock: {initial: number, increment: number}|null, daysPerTurn?: number}} full @param {number} at
+ */
+export function clockOf(state, full, at) {
+  if (state.wtime >= UNLIMITED_MS && state.btime >= UNLIMITED_MS) return null;
+  const base = full.clock ? full.clock.initial / 1000 : (full.daysPerTurn || 1) * 86400;
+  const control = full.clock ? `${minutes(full.clock.initial / 1000)}+${full.clock.increment / 1000}` : `${full.daysPerTurn} days a move`;
+  return {white: state.wtime / 1000, black: state.btime / 1000, running: state.clockRunning, at, base, control};
+}
+
+/**
+ * The offer waiting for an answer, if any: a draw or a takeback, and who made it.
+ * @param {GameState} state @returns {{kind: "draw"|"takeback", by: Color}|null}
+ */
+export function offerOf(state) {
+  if (state.wdraw || state.bdraw) return {kind: "draw", by: state.wdraw ? "white" : "black"};
+  if (state.wtakeback || state.btakeback) return {kind: "takeback", by: state.wtakeback ? "white" : "black"};
+  return null;
+}
+
+/** The other colour. @param {Color} c @returns {Color} */
+export const other = (c) => (c === "white" ? "black" : "white");

@@ -1,0 +1,56 @@
+// @ts-check
+/**
+ * page/online.js: what every page of the online site shares: the page's data (who is signed in,
+ * the session's CSRF token, written by the server into the page's data attributes), the settings
+ * kept in this browser (theme, sound, board view), the header's theme, and players' names as
+ * elements: the name as text (never HTML), its BOT title, a link to the player's page when the
+ * site has one.
+ */
+import {useCsrf} from "./api.js";
+import {el} from "./dom.js";
+import {applySettings, changeSettings, keepSettingsInBrowser, loadSettings, settings} from "./settings.js";
+
+/**
+ * @typedef {{me: string, csrf: string, profiles: boolean, [key: string]: unknown}} PageData
+ * @typedef {{name: string, title?: string|null, id?: string|null}|null|undefined} Person
+ */
+
+/** The page's data attributes (online_shell.py writes them, escaped). @param {HTMLElement} root @returns {PageData} */
+export function pageData(root) {
+  const d = root.dataset;
+  return {...d, me: d.me || "", csrf: d.csrf || "", profiles: d.profiles === "1"};
+}
+
+/** The settings (from this browser, then the address: `?animation=0&sound=0` ...), the CSRF token for requests. @param {PageData} [data] */
+export async function initOnline(data) {
+  keepSettingsInBrowser();
+  await loadSettings(new URLSearchParams(location.search));
+  applySettings();
+  if (data) useCsrf(data.csrf);
+  document.getElementById("theme")?.addEventListener("click", () => changeSettings({theme: settings.theme === "dark" ? "light" : "dark"}));
+  document.getElementById("sound")?.addEventListener("click", () => changeSettings({sound: !settings.sound}));
+}
+
+/**
+ * A player's name as an element: `BOT` before a bot's, a link to the player's page when the site
+ * has profiles; the name is text.
+ * @param {Person} person @param {boolean} profiles
+ */
+export function personEl(person, profiles) {
+  const box = el("span", "person");
+  if (!person || !person.name) {
+    box.textContent = "?";
+    return box;
+  }
+  if (person.title) box.append(el("span", "title", person.title), " ");
+  const deleted = person.name === "(deleted)";
+  if (profiles && !deleted) {
+    const a = /** @type {HTMLAnchorElement} */ (el("a", "name-link", person.name));
+    a.href = `/@/${encodeURIComponent(person.name)}`;
+    box.append(a);
+  } else box.append(el("span", "name-text", person.name));
+  return box;
+}
+
+/** The socket address of a signed-in page: the CSRF token as `?csrf=`. @param {string} path @param {PageData} data */
+export const socketPath = (path, data) => (data.csrf ? `${path}?csrf=${encodeURIComponent(data.csrf)}` : path);

@@ -1,0 +1,528 @@
+"""The online site's pages in real headless Chromium, one browser context per person (issue 19).
+
+One server (``emergo serve --online``'s app on SQLite, uvicorn in a thread) serves the whole
+module; a few long scenarios rather than many short tests:
+
+* two people sign up, one challenges the other from the lobby, the other accepts, and they play
+  a whole live 7x7 game by clicks with the clocks running while a third, signed in, watches
+  every move; the chat in both rooms, with HTML in the messages shown as text; the record;
+* a seek, a takeback accepted, a draw offered and accepted; an invitation link and an abort;
+* a game lost on time; a win claimed after the opponent left; a correspondence game that goes on
+  after the server restarts (the pages reconnect by themselves);
+* the screenshots of the lobby and the game page at desktop and phone size (docs/online.md;
+  written to docs/web/ with EMERGO_SCREENSHOTS=1).
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("argon2")
+sync_api = pytest.importorskip("playwright.sync_api")
+expect = sync_api.expect
+
+from tests.web.conftest import SHOTS, centre, free_port  # noqa: E402
+
+from emergo import Board  # noqa: E402
+from emergo.online.challenges import Terms  # noqa: E402
+from emergo.online.config import Config, Limits  # noqa: E402
+from emergo.online.site import Site  # noqa: E402
+
+pytestmark = pytest.mark.slow
+
+PASSWORD = "a good password"
+DESKTOP = {"width": 1280, "height": 860}
+PHONE = {"width": 390, "height": 844}
+SHORT_7X7 = "c3 f5 d6 e4 b4 c6 d4 e4xc4xc2 f4 f5xf3 e3 f3xd3 c3 d3xb3xb5 e5 c6xe6xe4".split()  # noqa: SIM905
+"""A whole 7x7 game (found by random play): Black takes White's last men at ply 16 (R18)."""
+XSS_IMG = '<img src=x onerror="window.__xss=1">'
+XSS_SCRIPT = "<script>window.__xss=2</script>"
+
+
+class Online:
+    """The site on an SQLite file, served by uvicorn in a thread; it can be restarted."""
+
+    def __init__(self, db: Path) -> None:
+        self.config = Config(
+            db=f"sqlite:///{db}",
+            argon2_time_cost=1,
+            argon2_memory_kib=64,
+            limits=Limits(
+                signup_per_hour=1000,
+                login_per_minute=1000,
+                challenges_per_minute=10_000,
+                chat_per_minute=1000,
+                moves_per_second=10_000,
+            ),
+        )
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.site: Site | None = None
+        self.server: Any = None
+        self.thread: threading.Thread | None = None
+
+    def start(self) -> None:
+        import uvicorn
+
+        from emergo.web.online_app import create_online_app
+
+        self.site = Site.open(self.config, migrate=True)
+        config = uvicorn.Config(
+            create_online_app(self.site),
+            host="127.0.0.1",
+            port=self.port,
+            log_level="warning",
+            ws="websockets-sansio",
+            timeout_graceful_shutdown=1,
+        )
+        self.server = uvicorn.Server(config)
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+        self.thread.start()
+        deadline = time.monotonic() + 10
+        while not self.server.started:
+            if time.monotonic() > deadline:
+                raise RuntimeError("the test server did not start")
+            time.sleep(0.02)
+
+    def stop(self) -> None:
+        if self.server is not None:
+            self.server.should_exit = True
+        if self.thread is not None:
+            self.thread.join(10)
+        if self.site is not None:
+            self.site.close()
+        self.server = self.thread = self.site = None
+
+    @property
+    def live(self) -> Site:
+        assert self.site is not None
+        return self.site
+
+    def account(self, name: str) -> Any:
+        return self.live.users.create(name, PASSWORD)
+
+    def seek(self, name: str, **terms: Any) -> None:
+        self.live.challenges.create(self.live.users.by_name(name), Terms(**terms), kind="seek")
+
+    def challenge(self, name: str, dest: str, **terms: Any) -> None:
+        users = self.live.users
+        self.live.challenges.create(users.by_name(name), Terms(**terms), dest=users.by_name(dest))
+
+    def game(self, white: str, black: str, **terms: Any) -> str:
+        """A game made on the server (a challenge accepted), ``white`` playing White."""
+        users = self.live.users
+        w, b = users.by_name(white), users.by_name(black)
+        challenge = self.live.challenges.create(w, Terms(color="white", **terms), dest=b)
+        return str(self.live.challenges.accept(challenge.id, b))
+
+
+@pytest.fixture(scope="module")
+def online(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Online]:
+    server = Online(tmp_path_factory.mktemp("online") / "site.sqlite3")
+    server.start()
+    yield server
+    server.stop()
+
+
+class Person:
+    """Someone at the site in a browser context of their own."""
+
+    def __init__(self, browser: Any, online: Online, name: str, viewport: dict[str, int]) -> None:
+        self.online = online
+        self.name = name
+        self.context = browser.new_context(viewport=viewport)
+        self.page = self.context.new_page()
+        self.errors: list[str] = []
+        self.dialogs: list[str] = []
+        self.page.on("pageerror", lambda e: self.errors.append(str(e)))
+        self.page.on("console", self._console)
+        self.page.on("dialog", self._dialog)
+        self.page.set_default_timeout(8000)
+        # no animation: a move is drawn at once (the settings are kept in the browser)
+        self.context.add_init_script(
+            "localStorage.setItem('emergo-settings', JSON.stringify({animation: false}))"
+        )
+
+    def _console(self, message: Any) -> None:
+        # a refused request is a 4xx answer the page shows: expected, not an error of the page
+        text = message.text
+        if message.type == "error" and "status of 4" not in text and "WebSocket" not in text:
+            self.errors.append(text)
+
+    def _dialog(self, dialog: Any) -> None:
+        self.dialogs.append(dialog.message)
+        dialog.dismiss()
+
+    def go(self, path: str) -> None:
+        self.page.goto(self.online.url + path)
+        self.page.wait_for_selector("html[data-ready='1']")
+
+    def signup(self) -> None:
+        self.page.goto(f"{self.online.url}/signup")
+        self.page.fill("input[name=username]", self.name)
+        self.page.fill("input[name=password]", PASSWORD)
+        self.page.fill("input[name=password2]", PASSWORD)
+        self.page.click("form button[type=submit]")
+        self.page.wait_for_url(f"{self.online.url}/")
+        self.page.wait_for_selector("html[data-ready='1']")
+
+    def login(self) -> None:
+        self.page.goto(f"{self.online.url}/login")
+        self.page.fill("input[name=username]", self.name)
+        self.page.fill("input[name=password]", PASSWORD)
+        self.page.click("main form button[type=submit]")
+        self.page.wait_for_url(f"{self.online.url}/")
+        self.page.wait_for_selector("html[data-ready='1']")
+
+    def game_page(self, game_id: str, *, taken: bool = False) -> None:
+        """The game's page: opened, or loaded where the lobby took us (``taken``: a game of
+        ours started while the lobby was open)."""
+        if taken:
+            self.page.wait_for_url(f"{self.online.url}/game/{game_id}")
+        if self.page.url.endswith(f"/game/{game_id}"):
+            self.page.wait_for_selector("html[data-ready='1']")
+        else:
+            self.go(f"/game/{game_id}")
+
+    def moves(self) -> int:
+        return int(self.page.locator("#moves button").count())
+
+    def play(self, text: str, variant: str = "9x9", before: list[str] | None = None) -> None:
+        """Play a move by clicks: the squares of its route in turn, until the page sends it."""
+        board = Board(variant=variant)
+        for t in before if before is not None else []:
+            board.push(board.parse_move(t))
+        move = board.parse_move(text)
+        path = [board.geometry.square_name(sq) for sq in move.path]
+        page = self.page
+        page.wait_for_selector("#board .dest, #board .movable")
+        sent = page.evaluate("() => Number(document.documentElement.dataset.sent || 0)")
+        for square in path:
+            page.mouse.click(*centre(page.locator(f"#board .cells [data-square='{square}']")))
+            now = page.evaluate("() => Number(document.documentElement.dataset.sent || 0)")
+            if now > sent:
+                return
+        shot(page, f"failed-{self.name}.png")
+        raise AssertionError(f"{self.name}: clicking {path} did not play {text}")
+
+    def close(self) -> None:
+        self.context.close()
+        assert not self.errors, (self.name, self.errors)
+        assert not self.dialogs, (self.name, self.dialogs)
+
+
+def wait_moves(people: list[Person], count: int) -> None:
+    for p in people:
+        expect(p.page.locator("#moves button")).to_have_count(count)
+
+
+def shot(page: Any, name: str) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / name))
+
+
+def test_two_people_sign_up_challenge_and_play_a_whole_live_game_watched(
+    browser: Any, online: Online
+) -> None:
+    ann = Person(browser, online, "ann", DESKTOP)
+    bob = Person(browser, online, "bob", PHONE)  # on a phone: the page never scrolls by itself
+    online.account("carl")
+    carl = Person(browser, online, "carl", DESKTOP)
+    try:
+        ann.signup()
+        bob.signup()
+        carl.login()
+        # ann challenges bob from the lobby: 7x7, 5+3, she plays White
+        a = ann.page
+        a.select_option("#variant", "7x7")
+        a.click("#presets .preset:text('5+3')")
+        a.select_option("#color", "white")
+        a.fill("#opponent", "bob")
+        a.click("#challenge")
+        expect(a.locator("#outgoing li")).to_have_count(1)
+        expect(a.locator("#outgoing li")).to_contain_text("bob")
+        # bob sees it come in, live, and accepts: both are taken to the game
+        b = bob.page
+        expect(b.locator("#incoming li")).to_contain_text("ann")
+        b.locator("#incoming li button:text('Accept')").click()
+        b.wait_for_url(re.compile(r"/game/\w+"))
+        a.wait_for_url(re.compile(r"/game/\w+"))
+        game_id = b.url.rsplit("/", 1)[1]
+        assert a.url.endswith(f"/game/{game_id}")
+        for p in (ann, bob):
+            p.game_page(game_id)
+        carl.game_page(game_id)
+        expect(a.locator("#game-title")).to_have_text("You play White against bob")
+        expect(b.locator("#game-title")).to_have_text("You play Black against ann")
+        expect(carl.page.locator("#game-title")).to_have_text("Watching ann – bob")
+        expect(a.locator("#game-info")).to_contain_text("1 watching", timeout=10000)
+        assert carl.page.locator("#game-controls").is_hidden()
+        # the chat: the players' room, then the spectators'; HTML in a message is text
+        a.fill("#chat-text", XSS_IMG)
+        a.press("#chat-text", "Enter")
+        expect(b.locator("#chat-lines .text")).to_have_text([XSS_IMG])
+        carl.page.fill("#chat-text", XSS_SCRIPT)
+        carl.page.press("#chat-text", "Enter")
+        expect(carl.page.locator("#chat-lines .text")).to_have_text([XSS_SCRIPT])
+        assert carl.page.locator("#chat-lines .line.player").count() == 0  # not the players'
+        # the whole game by clicks, every move seen by all three
+        people = [ann, bob, carl]
+        for ply, text in enumerate(SHORT_7X7):
+            mover = ann if ply % 2 == 0 else bob
+            mover.play(text, "7x7", SHORT_7X7[:ply])
+            wait_moves(people, ply + 1)
+            assert b.evaluate("() => window.scrollY") == 0, "the phone's page scrolled"
+            if ply + 1 < len(SHORT_7X7):  # a sound a move (the last one's is the end's)
+                sound = f"{'capture' if 'x' in text else 'move'} {ply + 1}"
+                expect(carl.page.locator("html")).to_have_attribute("data-sound", sound)
+            if ply == 4:
+                # both have moved: the clock of the side to move (Black) runs down
+                clock = b.locator(".player .clock.running")
+                expect(clock).to_have_count(1)
+                first = clock.inner_text()
+                b.wait_for_timeout(1200)
+                assert clock.inner_text() != first
+                shot(a, "online-game.png")
+                shot(b, "online-game-phone.png")
+        result = "0-1 (White has no pieces and no men in hand (R18))"
+        for p in people:
+            expect(p.page.locator("#result")).to_have_text(result)
+        expect(carl.page.locator("html")).to_have_attribute("data-sound", f"end {ply + 2}")
+        # after the game the players read the spectators' room too
+        expect(a.locator("#chat-lines .text")).to_have_text([XSS_IMG, XSS_SCRIPT])
+        for p in people:
+            assert p.page.evaluate("() => window.__xss") is None
+            assert p.page.locator("#chat-lines img, #chat-lines script").count() == 0
+        href = a.locator("#download").get_attribute("href") or ""
+        record = a.request.get(online.url + href).text()
+        assert 'Result "0-1"' in record and "c6xe6xe4" in record
+    finally:
+        for p in (ann, bob, carl):
+            p.close()
+
+
+def test_a_seek_a_takeback_a_draw_an_invitation_link_and_an_abort(
+    browser: Any, online: Online
+) -> None:
+    online.account("dora")
+    online.account("emil")
+    dora = Person(browser, online, "dora", DESKTOP)
+    emil = Person(browser, online, "emil", PHONE)
+    try:
+        dora.login()
+        emil.login()
+        d, e = dora.page, emil.page
+        # dora's seek appears in emil's lobby as it is posted; he takes it
+        d.click("#presets .preset:text('10+5')")
+        d.select_option("#color", "white")
+        d.click("#post-seek")
+        seek = e.locator("#seeks tr.seek")
+        expect(seek).to_contain_text("dora")
+        expect(seek).to_contain_text("10+5")
+        shot(e, "online-lobby-phone.png")
+        seek.locator("button:text('Accept')").click()
+        e.wait_for_url(re.compile(r"/game/\w+"))
+        d.wait_for_url(re.compile(r"/game/\w+"))
+        game_id = e.url.rsplit("/", 1)[1]
+        for p in (dora, emil):
+            p.game_page(game_id)
+        dora.play("d4")
+        wait_moves([dora, emil], 1)
+        # dora premoves c5 while emil thinks: it is played the moment his e6 comes
+        queued = d.locator("#board .premove[data-square='c5']")
+        for _ in range(50):  # the candidates come a moment after the position
+            d.mouse.click(*centre(d.locator("#board .cells [data-square='c5']")))
+            if queued.count():
+                break
+            d.wait_for_timeout(100)
+        expect(queued).to_have_count(1)
+        emil.play("e6", before=["d4"])
+        wait_moves([dora, emil], 3)
+        assert [b.inner_text() for b in e.locator("#moves button").all()] == ["d4", "e6", "c5"]
+        # emil turns the players' chat off: neither may write there
+        e.uncheck("#chat-open")
+        expect(d.locator("#chat-note")).to_have_text("The players' chat is off.")
+        assert d.locator("#chat-form").is_hidden() and e.locator("#chat-form").is_hidden()
+        e.check("#chat-open")
+        expect(d.locator("#chat-form")).to_be_visible()
+        # a takeback asked by dora, accepted by emil: her c5 goes back
+        d.click("#takeback")
+        expect(e.locator("#offer-text")).to_have_text("White asks to take back a move")
+        expect(d.locator("#takeback")).to_have_text("Takeback asked")
+        e.click("#offer-yes")
+        wait_moves([dora, emil], 2)
+        assert e.locator("#offer").is_hidden()
+        # a draw offered by emil (asked first), accepted by dora
+        e.click("#draw")
+        expect(e.locator("#confirm-text")).to_have_text("Offer a draw?")
+        e.click("#confirm-yes")
+        expect(d.locator("#offer-text")).to_have_text("Black offers a draw")
+        d.click("#offer-yes")
+        for p in (dora, emil):
+            expect(p.page.locator("#result")).to_contain_text("1/2-1/2")
+            expect(p.page.locator("#result")).to_contain_text("R19c")
+            assert p.page.locator("#game-controls").is_hidden()
+        # an invitation link: emil opens it and accepts; dora, in the lobby, is taken there
+        dora.go("/")
+        d.click("#make-link")
+        link = d.locator("#outgoing input.link")
+        expect(link).to_have_count(1)
+        url = link.input_value()
+        assert url.startswith(online.url + "/challenge/")
+        e.goto(url)
+        e.click("main form button[type=submit]")
+        e.wait_for_url(re.compile(r"/game/\w+"))
+        d.wait_for_url(re.compile(r"/game/\w+"))
+        assert d.url == e.url
+        for p in (dora, emil):
+            p.page.wait_for_selector("html[data-ready='1']")
+        # dora aborts (asked first): no result, on both pages
+        d.click("#abort")
+        expect(d.locator("#confirm-text")).to_contain_text("Abort the game?")
+        d.click("#confirm-yes")
+        for p in (dora, emil):
+            expect(p.page.locator("#result")).to_contain_text("Aborted")
+    finally:
+        dora.close()
+        emil.close()
+
+
+def test_lost_on_time_and_a_win_claimed_after_the_opponent_left(
+    browser: Any, online: Online
+) -> None:
+    from sqlalchemy import update
+
+    from emergo.online import models as m
+
+    online.account("fay")
+    gus_user = online.account("gus")
+    fay = Person(browser, online, "fay", DESKTOP)
+    gus = Person(browser, online, "gus", DESKTOP)
+    try:
+        fay.login()
+        gus.login()
+        # 3 seconds each: once both have moved, White's clock runs out
+        timed = online.game("fay", "gus", variant="7x7", clock_limit=3, clock_increment=0)
+        for p in (fay, gus):
+            p.game_page(timed, taken=True)  # the lobby opens a game that starts
+        fay.play("c3", "7x7")
+        gus.play("f5", "7x7", ["c3"])
+        wait_moves([fay, gus], 2)
+        expect(fay.page.locator(".player.white .clock.running")).to_have_count(1)
+        for p in (fay, gus):
+            expect(p.page.locator("#result")).to_have_text(
+                "0-1 (White lost on time (R20))", timeout=15000
+            )
+        expect(fay.page.locator(".player.white .clock")).to_have_text("0:00.0")
+        # a game gus leaves while he is to move: fay claims the win
+        left = online.game("fay", "gus", clock_limit=300, clock_increment=3)
+        for p in (fay, gus):
+            p.game_page(left)
+        played = ["d4", "e6", "c5"]
+        for ply, text in enumerate(played):
+            (fay if ply % 2 == 0 else gus).play(text, before=played[:ply])
+            wait_moves([fay, gus], ply + 1)
+        assert fay.page.locator("#claim").is_hidden()
+        gus.context.close()
+        # his last heartbeat, 100 s ago: as if the grace period (40 s live) had passed
+        with online.live.db.write() as tx:
+            tx.execute(
+                update(m.presence)
+                .where(m.presence.c.user_id == gus_user.id)
+                .values(seen=time.time() - 100)
+            )
+        f = fay.page
+        expect(f.locator("#claim-text")).to_contain_text("left the game", timeout=10000)
+        f.click("#claim-victory")
+        expect(f.locator("#result")).to_contain_text("1-0")
+        assert f.locator("#claim").is_hidden()
+    finally:
+        fay.close()
+        gus.errors.clear()
+        gus.close()
+
+
+def test_a_correspondence_game_goes_on_after_the_server_restarts(
+    browser: Any, online: Online
+) -> None:
+    online.account("hal")
+    online.account("ida")
+    hal = Person(browser, online, "hal", DESKTOP)
+    ida = Person(browser, online, "ida", DESKTOP)
+    try:
+        hal.login()
+        ida.login()
+        h, i = hal.page, ida.page
+        h.select_option("#speed", "correspondence")
+        h.select_option("#days", "3")
+        h.select_option("#color", "white")
+        h.fill("#opponent", "ida")
+        h.click("#challenge")
+        expect(i.locator("#incoming li")).to_contain_text("3 days a move")
+        i.locator("#incoming li button:text('Accept')").click()
+        i.wait_for_url(re.compile(r"/game/\w+"))
+        h.wait_for_url(re.compile(r"/game/\w+"))
+        game_id = i.url.rsplit("/", 1)[1]
+        for p in (hal, ida):
+            p.game_page(game_id)
+        hal.play("d4")
+        wait_moves([hal, ida], 1)
+        # ida's turn: the lobby's "your turn" list has the game (and there is more to see)
+        for name in ("jo", "kim"):
+            online.account(name)
+        online.seek("jo", variant="hex", clock_limit=180, clock_increment=2)
+        online.seek("kim", days=2, rated=True, color="black")
+        online.challenge("kim", "ida", variant="7x7", clock_limit=600, clock_increment=5)
+        ida.go("/")
+        expect(i.locator("#your-turn li.game")).to_have_count(1)
+        expect(i.locator("#seeks tr.seek")).to_have_count(2)
+        expect(i.locator("#incoming li")).to_contain_text("kim")
+        shot(i, "online-lobby.png")
+        i.locator("#your-turn a.open").click()
+        i.wait_for_selector("html[data-ready='1']")
+        ida.play("e6", before=["d4"])
+        wait_moves([hal, ida], 2)
+        online.stop()
+        expect(h.locator("#message")).to_contain_text("reconnecting", timeout=10000)
+        online.start()
+        # the pages come back by themselves and the game goes on
+        expect(h.locator("#message")).to_have_text("", timeout=15000)
+        hal.play("c5", before=["d4", "e6"])
+        wait_moves([hal, ida], 3)
+        assert "Your turn" in i.locator("#status").inner_text()
+        # ida resigns (asked first)
+        i.click("#resign")
+        expect(i.locator("#confirm-text")).to_have_text("Resign the game?")
+        i.click("#confirm-yes")
+        for p in (hal, ida):
+            expect(p.page.locator("#result")).to_have_text("1-0 (Black resigned (R20))")
+    finally:
+        hal.close()
+        ida.close()
+
+
+def test_names_and_messages_are_text_never_html(browser: Any, online: Online) -> None:
+    """A name with HTML is refused by the name rules (and the page shows the refusal as text);
+    chat lines with HTML are shown as text (the whole game above)."""
+    eve = Person(browser, online, "eve", DESKTOP)
+    try:
+        page = eve.page
+        page.goto(f"{online.url}/signup")
+        # a browser would not send it (the field's pattern); an attacker's would
+        page.evaluate("() => document.querySelector('[name=username]').removeAttribute('pattern')")
+        page.fill("input[name=username]", XSS_IMG[:20])
+        page.fill("input[name=password]", PASSWORD)
+        page.fill("input[name=password2]", PASSWORD)
+        page.click("main form button[type=submit]")
+        expect(page.locator(".error")).to_be_visible()
+        assert page.locator("main img").count() == 0
+        assert page.evaluate("() => window.__xss") is None
+    finally:
+        eve.close()
