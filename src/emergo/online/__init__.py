@@ -1,0 +1,1 @@
+"""The online server (issue 19) and its ratings, profiles and correspondence (issue 21)."""
