@@ -18,6 +18,13 @@ if [ ! -x /usr/bin/chromium ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/
   echo "== installing chromium for the browser tests"
   apt-get update -q >/dev/null && apt-get install -y -q chromium >/dev/null
 fi
+# The online site's store tests and multi-process tests run on a real PostgreSQL that the tests
+# start themselves (tests/online/pg.py): Debian's server binaries, installed when missing.
+if ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 && [ "$(id -u)" = 0 ] \
+    && command -v apt-get >/dev/null; then
+  echo "== installing postgresql for the online site's tests"
+  apt-get update -q >/dev/null && apt-get install -y -q postgresql >/dev/null
+fi
 echo "== ruff check"; .venv/bin/ruff check .
 echo "== ruff format --check"; .venv/bin/ruff format --check .
 echo "== mypy --strict"; .venv/bin/mypy

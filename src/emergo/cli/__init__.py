@@ -1,5 +1,5 @@
 """The ``emergo`` command line: moves, perft, show, play, analyse, replay, match, bench, selfplay,
-serve, bot.
+serve, bot, admin.
 
 One module per command (``emergo.cli.moves`` ...), each a thin layer over library
 calls: it reads the options, calls the library and prints.  ``emergo-engine`` is
@@ -49,6 +49,7 @@ COMMANDS = (
     "selfplay",
     "serve",
     "bot",
+    "admin",
 )
 """The commands, each the module ``emergo.cli.<command>`` with ``add_parser`` and ``run``."""
 

@@ -32,7 +32,7 @@ from emergo.analyse import (
 )
 from emergo.board import Board
 from emergo.geometry import Names
-from emergo.search import Limit, Searcher, SearchInfo
+from emergo.search import Limit, Searcher, SearchInfo, SearchResult
 from emergo.web.positions import JSON, RequestError, move_data
 
 MAX_MULTIPV = 8
@@ -127,6 +127,111 @@ async def in_search_thread(fn: Callable[..., _T], *args: Any, **kwargs: Any) -> 
             _searches = ThreadPoolExecutor(SEARCH_THREADS, thread_name_prefix="emergo-search")
     loop = asyncio.get_running_loop()
     return await loop.run_in_executor(_searches, functools.partial(fn, *args, **kwargs))
+
+
+class SharedAnalyser:
+    """One full-strength analyser that every live game's hints and draw answers share
+    (:class:`emergo.game.Game`'s ``analyser``), instead of a searcher and its hash per game.
+
+    It holds at most ``size`` searchers, made by ``factory`` when first needed: a search takes
+    a free one (waiting while all are busy) and gives it back, so however many games are live
+    the analysers' memory is ``size`` hashes.  What one game's search leaves in a hash is
+    keyed by position, so another game's search may use it.
+    """
+
+    name = "emergo shared analyser"
+
+    def __init__(self, factory: Callable[[], Searcher], size: int = SEARCH_THREADS) -> None:
+        self._factory = factory
+        self._size = size
+        self._free: list[Searcher] = []
+        self.made = 0
+        """Searchers made so far (at most ``size``)."""
+        self._changed = threading.Condition()
+
+    def search(
+        self,
+        board: Board,
+        limit: Limit,
+        *,
+        multipv: int = 1,
+        on_info: Callable[[SearchInfo], None] | None = None,
+        stop: threading.Event | None = None,
+    ) -> SearchResult:
+        searcher = self._take()
+        try:
+            return searcher.search(board, limit, multipv=multipv, on_info=on_info, stop=stop)
+        finally:
+            with self._changed:
+                self._free.append(searcher)
+                self._changed.notify()
+
+    def _take(self) -> Searcher:
+        with self._changed:
+            while not self._free and self.made >= self._size:
+                self._changed.wait()
+            if self._free:
+                return self._free.pop()
+            self.made += 1
+        try:
+            return self._factory()
+        except BaseException:
+            with self._changed:
+                self.made -= 1
+                self._changed.notify()
+            raise
+
+    def clear(self) -> None:
+        """Nothing to forget for one game: the searchers are everyone's."""
+
+
+class OnDemandSearcher:
+    """A searcher whose tables exist only while they are of use: made by ``factory`` at the
+    first search and dropped by :meth:`release` (the game over, closed, evicted or idle), or
+    after every search when ``keep`` is false (an engine below full strength clears its
+    tables before every search anyway: :class:`emergo.levels.LevelSearcher`)."""
+
+    def __init__(self, factory: Callable[[], Searcher], *, keep: bool = True) -> None:
+        self._factory = factory
+        self._keep = keep
+        self._searcher: Searcher | None = None
+        self._lock = threading.Lock()
+
+    @property
+    def holds(self) -> bool:
+        """Does it hold a searcher (and its tables) now?"""
+        return self._searcher is not None
+
+    def search(
+        self,
+        board: Board,
+        limit: Limit,
+        *,
+        multipv: int = 1,
+        on_info: Callable[[SearchInfo], None] | None = None,
+        stop: threading.Event | None = None,
+    ) -> SearchResult:
+        with self._lock:
+            searcher = self._searcher
+            if searcher is None:
+                searcher = self._searcher = self._factory()
+        try:
+            return searcher.search(board, limit, multipv=multipv, on_info=on_info, stop=stop)
+        finally:
+            if not self._keep:
+                self.release(searcher)
+
+    def clear(self) -> None:
+        searcher = self._searcher
+        if searcher is not None:
+            searcher.clear()
+
+    def release(self, searcher: Searcher | None = None) -> None:
+        """Drop the searcher (``searcher``: only if it is still that one); the next search
+        makes a new one.  A search running meanwhile finishes on the one it has."""
+        with self._lock:
+            if searcher is None or self._searcher is searcher:
+                self._searcher = None
 
 
 class Analyst:

@@ -47,7 +47,14 @@ from emergo.web.analysis import (
     limit_from,
     review_data,
 )
-from emergo.web.inputs import board_of, body_json, control_message, names_of, text_of
+from emergo.web.inputs import (
+    board_of,
+    body_json,
+    clean_name,
+    control_message,
+    names_of,
+    text_of,
+)
 from emergo.web.positions import (
     JSON,
     RequestError,
@@ -171,8 +178,7 @@ async def ws_analyse(ws: WebSocket) -> None:
 
     async def send(message: JSON) -> None:
         async with send_lock:
-            with contextlib.suppress(RuntimeError, WebSocketDisconnect):
-                await ws.send_json(message)
+            await _send_safely(ws, message)
 
     async def search(board: Board, data: JSON, request_id: Any) -> None:
         limit, multipv = limit_from(data, allow_infinite=True)
@@ -267,6 +273,8 @@ async def api_record_export(request: Request) -> Response:
         for k, v in tags.items()
     ):
         raise RequestError("tags must be an object of short strings")
+    for key, value in tags.items():  # one line of printable text each, as names
+        clean_name(value, f"the tag {key}", limit=1000)
     try:
         game = record.Game.from_board(board, **tags)
         text = record.write_game(game, names=names_of(data.get("names")))
@@ -329,8 +337,7 @@ async def ws_review(ws: WebSocket) -> None:
 
     async def sender() -> None:
         while (message := await outbox.get()) is not None:
-            with contextlib.suppress(RuntimeError, WebSocketDisconnect):
-                await ws.send_json(message)
+            await _send_safely(ws, message)
 
     def post(message: JSON) -> None:  # from the review's thread
         loop.call_soon_threadsafe(outbox.put_nowait, message)
@@ -403,6 +410,21 @@ async def ws_review(ws: WebSocket) -> None:
             for pending in (task, sending):
                 if pending is not None:
                     pending.cancel()
+
+
+async def _send_safely(ws: WebSocket, message: JSON) -> None:
+    """Send a message; a socket that has gone is no error, and a message that cannot be sent
+    (it cannot be encoded) is logged and skipped: the socket's sender goes on, never silent."""
+    try:
+        await ws.send_json(message)
+    except (RuntimeError, WebSocketDisconnect):
+        pass
+    except Exception:
+        log.exception("a message of %s cannot be sent", ws.url.path)
+        with contextlib.suppress(RuntimeError, WebSocketDisconnect):
+            await ws.send_json(
+                {"type": "error", "error": "internal error: the server log says more"}
+            )
 
 
 async def api_settings(request: Request) -> Response:

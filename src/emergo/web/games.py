@@ -21,6 +21,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import re
 import threading
 import time
 from collections.abc import Callable
@@ -33,7 +34,7 @@ from starlette.routing import BaseRoute, Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from emergo import record
-from emergo.board import BLACK, WHITE, Board, Color, Move, Outcome, Termination
+from emergo.board import BLACK, WHITE, Board, Color, Outcome, Termination
 from emergo.game import (
     ClockTick,
     Computer,
@@ -51,11 +52,11 @@ from emergo.game import (
     Thinking,
     TimeControl,
 )
-from emergo.levels import default_movetime
-from emergo.search import Searcher
+from emergo.levels import LEVEL_MAX, LevelSearcher, default_movetime, level_setting
+from emergo.search import Limit, Searcher
 from emergo.web import timing
-from emergo.web.analysis import in_search_thread, info_data
-from emergo.web.inputs import body_json, id_of, parse_json
+from emergo.web.analysis import OnDemandSearcher, SharedAnalyser, in_search_thread, info_data
+from emergo.web.inputs import body_json, clean_name, id_of, one_line, parse_json
 from emergo.web.positions import (
     JSON,
     RequestError,
@@ -74,7 +75,18 @@ COLORS: dict[str, Color] = {"white": WHITE, "black": BLACK}
 HANG_GRACE = 20.0
 """Seconds beyond its own limit after which a thinking engine counts as hung."""
 MAX_LIVE = 200
-"""Live games kept in memory; the idle ones beyond are closed (the store keeps them)."""
+"""Live games kept in memory; beyond, finished and then the longest unused of those nobody
+watches are closed (the store keeps them; they resume when next asked for)."""
+ENGINE_IDLE = 60.0
+"""Seconds without a change after which a live game lets its engines' tables go (a search
+makes them again)."""
+WATCHER_QUEUE = 256
+"""Messages a WebSocket may have waiting to be sent; a client that falls further behind (it
+does not read) is closed with :data:`SLOW_CLOSE`, so it holds nobody else up."""
+SLOW_CLOSE = 4008
+"""The close code of a client dropped for not reading its messages."""
+SLOW_CLOSE_WAIT = 30.0
+"""Seconds the close of a dropped client may wait for the client to take its last frames."""
 STORE_WAIT = 10.0
 """Most seconds a command waits for its change to be stored before it answers (else a 503)."""
 MAX_RESTARTS = 3
@@ -94,10 +106,11 @@ def check_player(spec: Any, color: str) -> JSON:
         raise RequestError(f"{color} must be an object such as {{'kind': 'human'}}")
     kind = spec.get("kind", "human")
     if kind == "human":
-        name = spec.get("name", "Human")
-        if not isinstance(name, str):
-            raise RequestError("a player's name must be a string")
-        return {"kind": "human", "name": name.strip()[:100] or "Human"}
+        # one line of printable text: the name goes into the game's record as a tag
+        return {
+            "kind": "human",
+            "name": clean_name(spec.get("name"), f"{color}'s name", default="Human"),
+        }
     if kind == "engine":
         level, movetime = spec.get("level"), spec.get("movetime")
         if movetime is not None:
@@ -171,19 +184,65 @@ def backend_for(variant: str) -> str:
 
 
 def make_player(spec: JSON, variant: str) -> Player:
-    """The player of a checked spec (the built-in engine from the players registry)."""
+    """The player of a checked spec: a person, or the built-in engine (as
+    :meth:`emergo.game.Computer.engine` makes it) whose searcher and hash exist only while
+    it has a use for them (:class:`~emergo.web.analysis.OnDemandSearcher`): below full
+    strength only during a search (the level clears its tables before each), at full
+    strength until the game is over, closed or idle (:data:`ENGINE_IDLE`)."""
     if spec["kind"] == "human":
         return Human(spec["name"])
-    backend = backend_for(variant)
-    if "movetime" in spec:
-        return Computer.engine(movetime=spec["movetime"], backend=backend, hash_mb=ENGINE_HASH_MB)
-    return Computer.engine(level=spec["level"], backend=backend, hash_mb=ENGINE_HASH_MB)
-
-
-def _analyser(variant: str) -> Searcher:
     from emergo.players import backend
 
-    return backend(backend_for(variant), hash_mb=ENGINE_HASH_MB)
+    kind = backend_for(variant)
+    level = spec.get("level", LEVEL_MAX)  # a time a move: full strength, as Computer.engine
+    hash_mb = engine_hash_mb(level, variant)
+    tables = OnDemandSearcher(lambda: backend(kind, hash_mb=hash_mb), keep=level == LEVEL_MAX)
+    searcher = LevelSearcher(tables, level)
+    limit = Limit(time=spec["movetime"]) if "movetime" in spec else None
+    name = f"emergo engine, level {searcher.level}"
+    return Computer(searcher, limit, name=name, on_close=tables.release)
+
+
+def engine_hash_mb(level: int, variant: str) -> int:
+    """Megabytes of hash for an engine at ``level``: :data:`ENGINE_HASH_MB` at full strength;
+    below, room for two entries of 16 bytes a node of the level's cap (its tables are made
+    afresh for every search: a level-1 engine needs 1 MB, not 8 zeroed for each move)."""
+    nodes = level_setting(level, variant).nodes
+    if level == LEVEL_MAX:
+        return ENGINE_HASH_MB
+    needed = max(1, -(-(nodes or 0) * 32 // 2**20))
+    return min(ENGINE_HASH_MB, 1 << (needed - 1).bit_length())
+
+
+def release_tables(player: Player) -> None:
+    """Let a computer player's search tables go (a later search makes them again)."""
+    searcher: Any = getattr(player, "searcher", None)
+    while searcher is not None:
+        if isinstance(searcher, OnDemandSearcher):
+            searcher.release()
+            return
+        searcher = getattr(searcher, "inner", None)
+
+
+_analysers: dict[str, SharedAnalyser] = {}
+_analysers_lock = threading.Lock()
+
+
+def shared_analyser(variant: str) -> SharedAnalyser:
+    """The analyser every live game of ``variant``'s search backend shares for its hints and
+    draw answers (:class:`~emergo.web.analysis.SharedAnalyser`): no searcher per game."""
+    kind = backend_for(variant)
+    with _analysers_lock:
+        analyser = _analysers.get(kind)
+        if analyser is None:
+            analyser = _analysers[kind] = SharedAnalyser(lambda: _new_analyser(kind))
+        return analyser
+
+
+def _new_analyser(kind: str) -> Searcher:
+    from emergo.players import backend
+
+    return backend(kind, hash_mb=ENGINE_HASH_MB)
 
 
 # --- a live game ----------------------------------------------------------------------------------
@@ -217,7 +276,14 @@ class LiveGame:
         self.loop = loop
         self.specs = specs
         self.factory = factory
-        self.clients: set[WebSocket] = set()
+        self.watchers: dict[WebSocket, Watcher] = {}
+        """The WebSockets watching, each with its own queue of messages (:class:`Watcher`)."""
+        self.commands = threading.Lock()
+        """Held by a command from its version check to its change stored (:func:`command`):
+        two commands with the same version cannot both pass the check."""
+        self.busy = 0
+        """Commands under way (a busy game is not evicted from the registry)."""
+        self.last_used = self.last_change = time.monotonic()
         self.queue: asyncio.Queue[tuple[JSON, bool, timing.Trace | None] | None] = asyncio.Queue()
         self.pump = loop.create_task(self._pump())
         self.restarts = 0
@@ -262,7 +328,7 @@ class LiveGame:
                 black=black,
                 board=board,
                 time_control=tc,
-                analyser=_analyser(variant),
+                analyser=shared_analyser(variant),
             )
         else:  # a resignation, agreement or time forfeit the store recorded; clocks kept
             tags = {}
@@ -276,7 +342,7 @@ class LiveGame:
                 white=white,
                 black=black,
                 time_control=tc,
-                analyser=_analyser(variant),
+                analyser=shared_analyser(variant),
             )
         self.unsubscribe = game.subscribe(self.on_event)
         game.start()
@@ -287,6 +353,10 @@ class LiveGame:
         """The version of the stored state (what clients may know of)."""
         with self._stored_lock:
             return self.stored_version
+
+    def current_version(self, game: Game) -> int:
+        """The version now, changes not stored yet included (a client has not seen those)."""
+        return max(self.version, self.base + game.version)
 
     def replace_engine(self, why: str, failed: Game | None = None) -> None:
         """Rebuild the game from its board with fresh players (from any thread but the game's);
@@ -344,6 +414,7 @@ class LiveGame:
                 self.store.finish_game(
                     self.id, outcome.result(), outcome.termination.value, version=version
                 )
+                self.release_tables()  # a takeback (R18, R19 endings) makes them again
             elif isinstance(event, DrawOffered | DrawDeclined):
                 self.store.set_version(self.id, version)
         except Exception:  # the store failed: nobody may hear of a change it lacks
@@ -355,6 +426,7 @@ class LiveGame:
             self.loop.call_soon_threadsafe(self._close_soon)
             return
         if hasattr(event, "version"):
+            self.last_change = time.monotonic()
             with self._stored_lock:  # stored: now clients may see it
                 if isinstance(event, MovePlayed):
                     self._line["moves"].append(move_data(self.stored_board, event.move))
@@ -432,23 +504,23 @@ class LiveGame:
                 texts.append(_encode(self.state()))
             if trace is not None:
                 trace.mark("state")
-            for ws in list(self.clients):
-                try:
-                    for text in texts:
-                        await ws.send_text(text)
-                except Exception:
-                    self.clients.discard(ws)
+            for watcher in list(self.watchers.values()):  # queued, never awaited: nobody waits
+                for text in texts:
+                    watcher.push(text)
             if trace is not None:
                 trace.mark("send")
                 trace.done()
 
     async def _watch(self) -> None:
-        """Replace an engine that thinks far beyond its limit (a hung process)."""
+        """Replace an engine that thinks far beyond its limit (a hung process); let the
+        engines' tables go when the game has not changed for :data:`ENGINE_IDLE` seconds."""
         while not self.closed:
             await asyncio.sleep(1.0)
             game = self.game
             if not game.thinking:
                 self._thinking_since = None
+                if time.monotonic() - self.last_change > ENGINE_IDLE:
+                    self.release_tables()
                 continue
             key = self.version
             if self._thinking_since is None or self._thinking_since[0] != key:
@@ -531,17 +603,79 @@ class LiveGame:
             "running": color_name(turn) if running and game.started else None,
         }
 
+    def release_tables(self) -> None:
+        """Let the engines' search tables go (their next search makes them again)."""
+        for player in self.game.players.values():
+            release_tables(player)
+
+    @property
+    def finished(self) -> bool:
+        with self._stored_lock:
+            return self.stored_outcome is not None
+
     def close(self) -> None:
+        """Stop the game's background work and let its engines go (idempotent; the store
+        keeps the game, which resumes when next asked for)."""
         if self.closed:
             return
         self.closed = True
         self.unsubscribe()
         self.game.close()
+        self.release_tables()
         self.loop.call_soon_threadsafe(self._stop_tasks)
 
     def _stop_tasks(self) -> None:
         self.queue.put_nowait(None)
         self.watchdog.cancel()
+
+
+class Watcher:
+    """One WebSocket watching a live game: its own bounded queue of messages and the task that
+    sends them, so a client that does not read holds up nobody but itself.  When more than
+    :data:`WATCHER_QUEUE` messages wait, the client is dropped: nothing more is queued for it
+    and it is closed with :data:`SLOW_CLOSE` (after the frames already handed to the
+    connection; the page reconnects and gets the whole state)."""
+
+    def __init__(self, ws: WebSocket, limit: int = WATCHER_QUEUE) -> None:
+        self.ws = ws
+        self.queue: asyncio.Queue[str | None] = asyncio.Queue(limit)
+        self.dropped = False
+        self.task = asyncio.get_running_loop().create_task(self._send())
+        self._closing: asyncio.Task[None] | None = None
+
+    def push(self, text: str) -> None:
+        """Queue a message (on the event loop); never waits."""
+        if self.dropped:
+            return
+        try:
+            self.queue.put_nowait(text)
+        except asyncio.QueueFull:
+            self.drop(f"too slow: {self.queue.maxsize} messages unread; reconnect")
+
+    async def _send(self) -> None:
+        try:
+            while (text := await self.queue.get()) is not None:
+                await self.ws.send_text(text)
+        except Exception:  # the client has gone: nothing more for it
+            self.dropped = True
+
+    def drop(self, reason: str) -> None:
+        """Stop sending to this client and close it with :data:`SLOW_CLOSE`."""
+        if self.dropped:
+            return
+        self.dropped = True
+        log.warning("a client of %s is dropped: %s", self.ws.url.path, reason)
+        self.task.cancel()
+        self._closing = asyncio.get_running_loop().create_task(self._close(reason))
+
+    async def _close(self, reason: str) -> None:
+        with contextlib.suppress(Exception):  # the client may be gone or never read again
+            await asyncio.wait_for(self.ws.close(SLOW_CLOSE, reason), SLOW_CLOSE_WAIT)
+
+    def stop(self) -> None:
+        """The socket's handler has ended: stop the sender (what is queued is dropped)."""
+        self.dropped = True
+        self.task.cancel()
 
 
 def _encode(message: JSON) -> str:
@@ -601,6 +735,7 @@ async def resume(app: Any, game_id: int) -> LiveGame:
     lives = _lives(app)
     live = lives.get(game_id)
     if live is not None and not live.closed:
+        live.last_used = time.monotonic()
         return live
     store: Store = app.state.store
     saved = await asyncio.to_thread(_saved, store, game_id)
@@ -636,15 +771,27 @@ async def resume(app: Any, game_id: int) -> LiveGame:
     live = build()
     live.warning = warning
     lives[game_id] = live
-    await _evict(lives)
+    await _evict(lives, live)
     return live
 
 
-async def _evict(lives: dict[int, LiveGame]) -> None:
-    idle = [g for g in lives.values() if not g.clients and not g.game.thinking]
-    while len(lives) > MAX_LIVE and idle:
-        old = idle.pop(0)
+async def _evict(lives: dict[int, LiveGame], keep: LiveGame) -> None:
+    """Close live games until at most :data:`MAX_LIVE` are held: the finished ones first, then
+    those unused longest; never one that is watched, thinking, under a command, or ``keep``
+    (the one just asked for).  The store keeps them; they resume when next asked for."""
+    if len(lives) <= MAX_LIVE:
+        return
+    idle = [
+        g
+        for g in lives.values()
+        if g is not keep and not g.watchers and not g.busy and not g.game.thinking
+    ]
+    idle.sort(key=lambda g: (not g.finished, g.last_used))
+    evicted = []
+    for old in idle[: len(lives) - MAX_LIVE]:
         lives.pop(old.id, None)
+        evicted.append(old)
+    for old in evicted:
         await asyncio.to_thread(old.close)
 
 
@@ -683,8 +830,12 @@ async def game_record(request: Request) -> Response:
     store = _store(request)
     saved = await asyncio.to_thread(_saved, store, _game_id(request))
     board = board_from(saved["start"], list(saved.get("moves", [])))
-    tags = {"White": saved["white"], "Black": saved["black"], **saved.get("tags", {})}
-    game = record.Game.from_board(board, **{k: str(v) for k, v in tags.items()})
+    tags = {"White": saved["white"], "Black": saved["black"], **(saved.get("tags") or {})}
+    # Names and tags are checked at the door, but a store may hold older ones a record cannot
+    # (a newline in a name): each is written as one clean line, a tag of a bad name left out.
+    game = record.Game.from_board(
+        board, **{k: one_line(str(v)) for k, v in tags.items() if _TAG_NAME.fullmatch(str(k))}
+    )
     if saved.get("result", "*") != "*" and board.outcome() is None:
         game.headers["Result"] = saved["result"]
         if saved.get("termination"):
@@ -693,6 +844,10 @@ async def game_record(request: Request) -> Response:
         record.write_game(game),
         headers={"content-disposition": f'attachment; filename="emergo-{saved["id"]}.egn"'},
     )
+
+
+_TAG_NAME = re.compile(r"[A-Za-z0-9_]+")
+"""A record's tag names (docs/records.md)."""
 
 
 # --- live games -----------------------------------------------------------------------------------
@@ -732,7 +887,7 @@ async def create_game(request: Request) -> Response:
     loop = asyncio.get_running_loop()
     live = LiveGame(game_id, store, loop, specs, board, factory=factory, time_control=time_control)
     _lives(request.app)[game_id] = live
-    await _evict(_lives(request.app))
+    await _evict(_lives(request.app), live)
     return JSONResponse({"id": game_id, **live.state()})
 
 
@@ -744,87 +899,97 @@ def _display(factory: PlayerFactory, spec: JSON, variant: str) -> str:
     return f"emergo engine, level {spec['level']}"
 
 
+COMMANDS = ("move", "takeback", "resign", "draw", "answer", "hint", "stop")
+
+
 async def command(live: LiveGame, data: Any) -> JSON | None:
     """Carry out one command (``move``, ``takeback``, ``resign``, ``draw``, ``answer``,
-    ``hint``, ``stop``); its answer, if it has one of its own (a hint, a draw answer)."""
+    ``hint``, ``stop``); its answer, if it has one of its own (a hint, a draw answer).
+
+    Its arguments are checked first; then, in a worker thread, under the live game's command
+    lock: the ``version`` it was sent with is compared with the game's, the change is made and
+    stored -- so of two commands sent with the same version at most one passes."""
     if not isinstance(data, dict):
         raise RequestError("a command must be a JSON object")
     kind = data.get("type")
-    if live.closed:
-        raise RequestError(live.failed or "the game is closed", 409)
-    game = live.game
+    if not isinstance(kind, str) or kind not in COMMANDS:
+        raise RequestError(f"unknown command {kind!r} ({', '.join(COMMANDS)})")
     by = data.get("by")
-    if by is None:
-        side = game.turn
-    elif by in COLORS:
-        side = COLORS[by]
-    else:
+    if by is not None and (not isinstance(by, str) or by not in COLORS):
         raise RequestError("by must be white or black")
     expected = data.get("version")
-    if expected is not None and expected != live.version and kind != "hint":
-        raise RequestError(
-            f"the game has changed (version {live.version}, not {expected})",
-            409,
-            kind="version",
-            version=live.version,
-        )
+    if expected is not None and (isinstance(expected, bool) or not isinstance(expected, int)):
+        raise RequestError("version must be a whole number")
+    text, names, accept = data.get("text"), data.get("names", "oblique"), data.get("accept")
+    if kind == "move":
+        if not isinstance(text, str) or not text.strip() or len(text) > 200:
+            raise RequestError("text must be a move text")
+        if names not in ("oblique", "checker"):
+            raise RequestError("names must be oblique or checker")
+    if kind == "answer" and not isinstance(accept, bool):
+        raise RequestError("accept must be true or false")
+    if live.closed:
+        raise RequestError(live.failed or "the game is closed", 409)
+    if kind == "hint":  # a search of the position: no change, no version
+        return await _hint(live.game)
+
+    def run() -> JSON | None:
+        timing.mark("to_thread")
+        with live.commands:
+            if live.closed:
+                raise RequestError(live.failed or "the game is closed", 409)
+            game = live.game
+            now = live.current_version(game)
+            if expected is not None and expected != now:
+                raise RequestError(
+                    f"the game has changed (version {now}, not {expected})",
+                    409,
+                    kind="version",
+                    version=now,
+                )
+            side = game.turn if by is None else COLORS[by]
+            answer: JSON | None = None
+            if kind == "move":
+                move = game.play(str(text).strip(), by=side, names=names)
+                answer = {"type": "played", "text": str(move)}
+            elif kind == "takeback":
+                taken = game.takeback(by=side)
+                answer = {"type": "takenback", "moves": [str(m) for m in taken]}
+            elif kind == "resign":
+                game.resign(by=side)
+            elif kind == "draw":
+                answer = {"type": "draw", "accepted": game.offer_draw(by=side)}
+            elif kind == "answer":
+                game.answer_draw(by=side, accept=bool(accept))
+            else:  # stop: the engine plays its best move now
+                game.stop_thinking()
+                return None
+            live.wait_stored(game)  # stored before it is acknowledged
+            return answer
+
+    live.busy += 1
+    live.last_used = time.monotonic()
     try:
-        if kind == "move":
-            text = data.get("text")
-            if not isinstance(text, str) or not text.strip() or len(text) > 200:
-                raise RequestError("text must be a move text")
-            names = data.get("names", "oblique")
-            if names not in ("oblique", "checker"):
-                raise RequestError("names must be oblique or checker")
-
-            def play() -> Move:
-                timing.mark("to_thread")
-                move = game.play(text.strip(), by=side, names=names)
-                live.wait_stored(game)  # stored before it is acknowledged
-                return move
-
-            move = await asyncio.to_thread(play)
-            return {"type": "played", "text": str(move)}
-        if kind == "takeback":
-            taken = await asyncio.to_thread(game.takeback, by=side)
-            await asyncio.to_thread(live.wait_stored, game)
-            return {"type": "takenback", "moves": [str(m) for m in taken]}
-        if kind == "resign":
-            await asyncio.to_thread(game.resign, by=side)
-            await asyncio.to_thread(live.wait_stored, game)
-            return None
-        if kind == "draw":
-            answer = await asyncio.to_thread(game.offer_draw, by=side)
-            await asyncio.to_thread(live.wait_stored, game)
-            return {"type": "draw", "accepted": answer}
-        if kind == "answer":
-            accept = data.get("accept")
-            if not isinstance(accept, bool):
-                raise RequestError("accept must be true or false")
-            await asyncio.to_thread(game.answer_draw, by=side, accept=accept)
-            await asyncio.to_thread(live.wait_stored, game)
-            return None
-        if kind == "hint":
-            if game.is_over():
-                raise RequestError("the game is over", 409, kind="over")
-            board = game.board
-            result = await in_search_thread(game.hint)  # the game's own hint time
-            if result.move is None or not board.is_legal(result.move):
-                return {"type": "hint", "move": None, "lines": []}
-            lines = [info_data(board, info) for info in result.infos[:1]]
-            return {"type": "hint", "move": move_data(board, result.move), "lines": lines}
-        if kind == "stop":
-            await asyncio.to_thread(game.stop_thinking)
-            return None
+        return await asyncio.to_thread(run)
     except GameError as e:
         raise RequestError(str(e), 409, kind="game") from None
     except RequestError:
         raise
     except ValueError as e:  # the board's IllegalMoveError, AmbiguousMoveError, ...
         raise RequestError(str(e), 400, kind="illegal") from None
-    raise RequestError(
-        f"unknown command {kind!r} (move, takeback, resign, draw, answer, hint, stop)"
-    )
+    finally:
+        live.busy -= 1
+
+
+async def _hint(game: Game) -> JSON:
+    if game.is_over():
+        raise RequestError("the game is over", 409, kind="over")
+    board = game.board
+    result = await in_search_thread(game.hint)  # the game's own hint time
+    if result.move is None or not board.is_legal(result.move):
+        return {"type": "hint", "move": None, "lines": []}
+    lines = [info_data(board, info) for info in result.infos[:1]]
+    return {"type": "hint", "move": move_data(board, result.move), "lines": lines}
 
 
 async def game_command(request: Request) -> Response:
@@ -839,7 +1004,8 @@ async def game_command(request: Request) -> Response:
 
 async def ws_game(ws: WebSocket) -> None:
     """A live game: the server sends ``state`` messages (with ``version``) and events; the
-    client sends commands (:func:`command`) as ``{"type": ..., "by", "version"?}``."""
+    client sends commands (:func:`command`) as ``{"type": ..., "by", "version"?}``.  Everything
+    for the client goes through its :class:`Watcher` (its own bounded queue)."""
     await ws.accept()
     try:
         live = await live_game(ws, _game_id(ws))
@@ -847,36 +1013,40 @@ async def ws_game(ws: WebSocket) -> None:
         await ws.send_json({"type": "error", "error": str(e), "status": e.status})
         await ws.close(4404)
         return
-    live.clients.add(ws)
+    watcher = live.watchers[ws] = Watcher(ws)
     try:
-        await ws.send_json(live.state())
+        watcher.push(_encode(live.state()))
         while True:
             message = await ws.receive()
-            if message["type"] == "websocket.disconnect":
-                break
+            if message["type"] == "websocket.disconnect" or watcher.dropped:
+                break  # gone, or dropped for not reading: it commands nothing more
             raw = message.get("text")
             if raw is None:
-                await ws.send_json({"type": "error", "error": "send JSON text messages"})
+                watcher.push(_encode({"type": "error", "error": "send JSON text messages"}))
                 continue
+            request_id: Any = None
             try:
                 if len(raw) > MAX_BODY:
                     raise RequestError("message too large", 413)
                 data = parse_json(raw)
+                if isinstance(data, dict):
+                    request_id = data.get("id")
                 is_move = isinstance(data, dict) and data.get("type") == "move"
                 timing.current.set(timing.begin() if is_move else None)
                 answer = await command(live, data) or {"type": "ok", "command": data["type"]}
-                if "id" in data:
-                    answer["id"] = data["id"]
-                await ws.send_json(answer)
             except RequestError as e:
-                error = {"type": "error", "error": str(e), "status": e.status, **e.extra}
-                await ws.send_json(error)
+                answer = {"type": "error", "error": str(e), "status": e.status, **e.extra}
             except ValueError as e:  # a refusal of the game flow's not made a RequestError
-                await ws.send_json({"type": "error", "error": str(e), "status": 400})
+                answer = {"type": "error", "error": str(e), "status": 400}
+            if request_id is not None:
+                answer["id"] = request_id
+            watcher.push(_encode(answer))
     except (WebSocketDisconnect, RuntimeError):
         pass
     finally:
-        live.clients.discard(ws)
+        if live.watchers.get(ws) is watcher:
+            del live.watchers[ws]
+        watcher.stop()
 
 
 def routes() -> list[BaseRoute]:

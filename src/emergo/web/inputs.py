@@ -6,6 +6,8 @@ Each helper raises :class:`~emergo.web.positions.RequestError` (a 4xx with a mes
 from __future__ import annotations
 
 import json
+import re
+import unicodedata
 from typing import Any
 
 from starlette.requests import Request
@@ -48,15 +50,50 @@ MAX_ID = 2**63 - 1
 """The largest id the store holds (SQLite's integers are 64-bit)."""
 
 
+_SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F]")
+"""A ``\\uD800``-``\\uDFFF`` escape: the only way JSON in UTF-8 can carry a surrogate."""
+
+
 def parse_json(raw: str | bytes, what: str = "the message") -> Any:
     """JSON text decoded (an HTTP body or a WebSocket message: the one place), or a 400
-    :class:`RequestError`: not JSON, not UTF-8, or nested too deeply to decode."""
+    :class:`RequestError`: not JSON, not UTF-8, nested too deeply to decode, or holding a
+    string no UTF-8 text can hold (a lone surrogate such as ``"\\ud800"``: it passed every
+    check and then failed the store, the record or the answer's encoding half-way)."""
     try:
-        return json.loads(raw)
+        data = json.loads(raw)
     except RecursionError:
         raise RequestError(f"{what} is nested too deeply") from None
     except (ValueError, UnicodeDecodeError) as e:
         raise RequestError(f"{what} is not valid JSON ({e})") from None
+    escaped = raw if isinstance(raw, bytes) else raw.encode("utf-8", "surrogatepass")
+    if _SURROGATE_ESCAPE.search(escaped):  # rare: only then walk the whole value
+        where = _lone_surrogate(data)
+        if where is not None:
+            raise RequestError(
+                f"{what} holds a lone surrogate ({where}): text must be valid Unicode, "
+                "encodable as UTF-8"
+            )
+    return data
+
+
+def _lone_surrogate(value: Any) -> str | None:
+    """Where in a decoded JSON value a string (a key or a value) cannot be encoded as UTF-8."""
+    stack: list[tuple[Any, str]] = [(value, "")]
+    while stack:
+        item, path = stack.pop()
+        if isinstance(item, str):
+            try:
+                item.encode("utf-8")
+            except UnicodeEncodeError:
+                return f"in {path or 'the top'}"
+        elif isinstance(item, list):
+            stack.extend((v, f"{path}[{i}]") for i, v in enumerate(item))
+        elif isinstance(item, dict):
+            for key, v in item.items():
+                name = key.encode("utf-8", "backslashreplace").decode("utf-8")
+                stack.append((key, f"a key of {path or 'the top'}"))
+                stack.append((v, f"{path}.{name}" if path else name))
+    return None
 
 
 def id_of(text: Any, what: str) -> int:
@@ -103,6 +140,54 @@ def text_of(data: JSON, key: str, *, limit: int = 4000, required: bool = False) 
     if len(value) > limit:
         raise RequestError(f"{key} is too long (at most {limit} characters)")
     return value
+
+
+_BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+"""Embeddings, overrides and isolates: they reorder the text around a name (spoofing)."""
+
+
+def unprintable(char: str) -> str | None:
+    """Why ``char`` may not stand in a name or a tag (one line of text a record can hold),
+    or None: control characters (a newline, a tab, NUL), line and paragraph separators,
+    surrogates, private-use characters and the bidirectional controls."""
+    category = unicodedata.category(char)
+    if category == "Cc":
+        return "a control character"
+    if category in ("Zl", "Zp"):
+        return "a line break"
+    if category == "Cs":
+        return "a lone surrogate"
+    if category == "Co":
+        return "a private-use character"
+    if char in _BIDI_CONTROLS:
+        return "a bidirectional control"
+    return None
+
+
+def one_line(text: str) -> str:
+    """``text`` with every character :func:`unprintable` finds made a space (stored data from
+    before names were checked, written into a record that must stay readable)."""
+    return "".join(" " if unprintable(c) else c for c in text).strip()
+
+
+def clean_name(value: Any, what: str, *, limit: int = 100, default: str = "") -> str:
+    """A name (a player's, a study's), checked at the door: a string of at most ``limit``
+    characters, one line of printable text (:func:`unprintable`: a record's tags and every
+    page show it), spaces at its ends dropped; ``default`` when it is missing or blank."""
+    if value is None:
+        return default
+    if not isinstance(value, str):
+        raise RequestError(f"{what} must be a string")
+    if len(value) > limit:
+        raise RequestError(f"{what} is too long (at most {limit} characters)")
+    for index, char in enumerate(value):
+        why = unprintable(char)
+        if why is not None:
+            raise RequestError(
+                f"{what} must be one line of printable text: character {index + 1} "
+                f"(U+{ord(char):04X}) is {why}"
+            )
+    return value.strip() or default
 
 
 def board_of(data: JSON) -> Board:

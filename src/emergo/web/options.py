@@ -70,3 +70,7 @@ def add_arguments(parser: argparse.ArgumentParser, number: NumberType = whole_nu
         help="another host name the server may be reached by (checked against Host)",
     )
     parser.add_argument("--no-browser", action="store_true", help="do not open a browser")
+    # `--online`, `--config`, `--https`: the multi-user site (emergo.online, docs/online.md)
+    from emergo.online.config import add_arguments as add_online_arguments
+
+    add_online_arguments(parser)

@@ -56,6 +56,10 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def run(args: argparse.Namespace) -> int:
     """Serve with parsed options (:func:`emergo.web.options.add_arguments`) until stopped."""
+    if getattr(args, "online", False):  # the multi-user site: emergo.web.online_server
+        from emergo.web.online_server import run as run_online
+
+        return run_online(args)
     try:
         import uvicorn
 
@@ -76,8 +80,8 @@ def run(args: argparse.Namespace) -> int:
         )
     try:
         store = Store.open(url_of(args.db))
-    except Exception as e:  # a bad URL, an unwritable file, a failed migration
-        print(f"emergo serve: cannot open the database: {e}", file=sys.stderr)
+    except Exception as e:  # a bad URL, an unwritable file, damaged pages, a failed migration
+        print(f"emergo serve: {e}", file=sys.stderr)  # StoreError: one line, what to do
         return EXIT_FAILURE
     app = create_app(store, hosts=hosts)
     url = url_for(args.host, args.port)

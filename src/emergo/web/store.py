@@ -190,6 +190,53 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor.close()
 
 
+class StoreError(Exception):
+    """The database cannot be opened; the message is one line that names it, says why and
+    what to do (``emergo serve`` prints it as it is)."""
+
+
+def _where(engine: Engine) -> str:
+    """The database as a person names it: the SQLite file, else the URL (no password)."""
+    if engine.dialect.name == "sqlite" and engine.url.database:
+        return str(engine.url.database)
+    return engine.url.render_as_string(hide_password=True)
+
+
+def _reason(error: BaseException) -> str:
+    """The first line of what the driver said (SQLAlchemy adds the SQL and a web link)."""
+    cause = getattr(error, "orig", None) or error
+    lines = str(cause).strip().splitlines()
+    return lines[0] if lines else type(cause).__name__
+
+
+def _check_sqlite(engine: Engine) -> None:
+    """Refuse an SQLite file that is not a database or has damaged pages, before anything
+    reads or writes it (``PRAGMA quick_check``: every page of every table and index, in
+    about a second for a hundred megabytes)."""
+    where = _where(engine)
+    try:
+        with engine.connect() as connection:
+            problems = [row[0] for row in connection.exec_driver_sql("PRAGMA quick_check(1)")]
+    except Exception as e:  # sqlite3.DatabaseError: not a database, malformed, encrypted
+        reason = _reason(e)
+        if "not a database" in reason:
+            raise StoreError(
+                f"cannot open the database {where}: it is not an SQLite database ({reason}); "
+                "name the right file, or another (a new one is made), with --db PATH"
+            ) from None
+        if "malformed" not in reason and "corrupt" not in reason:
+            raise
+        problems = [reason]
+    if problems != ["ok"]:
+        lines = [line for p in problems for line in str(p).splitlines() if line.strip()]
+        first = next((line for line in lines if not line.startswith("***")), "malformed")
+        raise StoreError(
+            f"cannot open the database {where}: the file is damaged ({first.strip()}); "
+            "restore it from a backup, or start with another file (--db PATH); "
+            "it is left as it is"
+        )
+
+
 def migrate(engine: Engine) -> None:
     """Upgrade the database to :data:`SCHEMA_HEAD` with the shipped Alembic migrations."""
     from alembic import command
@@ -221,17 +268,35 @@ class Store:
 
     @classmethod
     def open(cls, url: str | None = None) -> Store:
-        """Open (creating and migrating when needed) the database at ``url``."""
+        """Open (creating and migrating when needed) the database at ``url``; a
+        :class:`StoreError` saying what is wrong in one line when it cannot (a bad URL, an
+        unwritable file, not a database, damaged pages, a failed migration)."""
         url = url or default_url()
-        if url in ("sqlite://", "sqlite:///:memory:"):  # one shared connection, or no tables
-            engine = create_engine(
-                url, poolclass=StaticPool, connect_args={"check_same_thread": False}
-            )
-        else:
-            engine = create_engine(url)
-        if engine.dialect.name == "sqlite":
-            event.listen(engine, "connect", _sqlite_pragmas)
-        migrate(engine)
+        try:
+            if url in ("sqlite://", "sqlite:///:memory:"):  # one shared connection, or no tables
+                engine = create_engine(
+                    url, poolclass=StaticPool, connect_args={"check_same_thread": False}
+                )
+            else:
+                engine = create_engine(url)
+        except Exception as e:
+            raise StoreError(f"cannot open the database {url}: {_reason(e)}") from e
+        try:
+            if engine.dialect.name == "sqlite":
+                if engine.url.database not in (None, "", ":memory:"):
+                    _check_sqlite(engine)  # before any pragma or migration writes to it
+                    engine.dispose()  # the connection that checked has no pragmas set
+                event.listen(engine, "connect", _sqlite_pragmas)
+            migrate(engine)
+        except StoreError:
+            engine.dispose()
+            raise
+        except Exception as e:
+            engine.dispose()
+            raise StoreError(
+                f"cannot open the database {_where(engine)}: {_reason(e)}; check it (and that "
+                "it can be written), or start with another (--db PATH)"
+            ) from e
         return cls(engine)
 
     def close(self) -> None:

@@ -23,7 +23,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from emergo.board import Board
-from emergo.web.inputs import body_json, id_of
+from emergo.web.inputs import body_json, clean_name, id_of
 from emergo.web.positions import JSON, MAX_MOVES, MAX_TEXT, RequestError, board_from, move_data
 from emergo.web.store import Store
 
@@ -128,9 +128,7 @@ async def _save(request: Request, study_id: int | None) -> Response:
     start = data.get("start")
     if not isinstance(start, str) or not start.strip():  # no default: a study says where
         raise RequestError("start must be a position (R22), such as 'w 12/12'")
-    name = data.get("name", "")
-    if not isinstance(name, str) or len(name) > 200:
-        raise RequestError("name must be a string of at most 200 characters")
+    name = clean_name(data.get("name"), "the study's name", limit=200)
     board, tree, nodes = await asyncio.to_thread(check_tree, start, data.get("tree"))
     saved = await asyncio.to_thread(
         store.save_study,
@@ -139,7 +137,7 @@ async def _save(request: Request, study_id: int | None) -> Response:
         variant=board.variant,
         tree=tree,
         nodes=nodes,
-        name=name.strip(),
+        name=name,
     )
     if saved is None:
         raise RequestError(f"no study {study_id}", 404)

@@ -1,0 +1,173 @@
+"""The bus: tells the connections of every process that something changed, after the commit.
+
+A notification is a topic and a short payload, never the data itself: ``g:ID`` a game's new
+version, ``c:ID`` a chat line of a game, ``u:ID`` a user's event (challenge, game start, game
+end), ``lobby`` the open seeks changed.  A reader woken on a topic fetches from the database
+what it has not sent yet (the events after its version, the chat lines after its last id), so a
+lost or merged notification costs nothing but a little delay: notifications carry no state.
+
+* :class:`LocalBus` (SQLite: one process): the database hands over a transaction's
+  notifications after its commit (:attr:`emergo.online.db.Database.after_commit`).
+* :class:`PgBus` (PostgreSQL): a transaction's ``pg_notify`` calls reach every process's
+  ``LISTEN`` at commit; one thread a process listens and wakes the subscribers on its event
+  loop.  After a lost connection it reconnects and wakes every subscriber (they fetch again).
+
+A subscriber waits on an :class:`asyncio.Event`, so a slow reader never makes the bus queue
+up: it finds everything new in the database when it reads.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import threading
+from collections.abc import Iterable
+
+from emergo.online.db import CHANNEL, Database
+
+log = logging.getLogger("emergo.online.bus")
+
+
+class Subscription:
+    """One reader's interest in some topics (use as a context manager, or :meth:`close`)."""
+
+    def __init__(self, bus: Bus, topics: tuple[str, ...]) -> None:
+        self.bus = bus
+        self.topics = topics
+        self.event = asyncio.Event()
+        self.fired: dict[str, str] = {}
+        """The topics notified since the last :meth:`take`, with their last payload."""
+
+    async def wait(self, timeout: float | None = None) -> bool:
+        """Wait for a notification (True) or the timeout (False)."""
+        if self.fired:
+            return True
+        try:
+            await asyncio.wait_for(self.event.wait(), timeout)
+        except TimeoutError:
+            return False
+        return True
+
+    def take(self) -> dict[str, str]:
+        """The topics notified (and their last payload) since the last call."""
+        fired, self.fired = self.fired, {}
+        self.event.clear()
+        return fired
+
+    def close(self) -> None:
+        self.bus._unsubscribe(self)
+
+    def __enter__(self) -> Subscription:
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        self.close()
+
+
+class Bus:
+    """The subscribers of this process (the base of both buses)."""
+
+    def __init__(self) -> None:
+        self._topics: dict[str, set[Subscription]] = {}
+        self._loop: asyncio.AbstractEventLoop | None = None
+
+    def start(self, loop: asyncio.AbstractEventLoop) -> None:
+        self._loop = loop
+
+    def stop(self) -> None:
+        self._loop = None
+
+    def subscribe(self, *topics: str) -> Subscription:
+        """A new subscription to ``topics`` (call on the event loop)."""
+        sub = Subscription(self, topics)
+        for topic in topics:
+            self._topics.setdefault(topic, set()).add(sub)
+        return sub
+
+    def subscribers(self, topic: str) -> int:
+        return len(self._topics.get(topic, ()))
+
+    def _unsubscribe(self, sub: Subscription) -> None:
+        for topic in sub.topics:
+            subs = self._topics.get(topic)
+            if subs is not None:
+                subs.discard(sub)
+                if not subs:
+                    del self._topics[topic]
+
+    def deliver(self, notes: Iterable[tuple[str, str]]) -> None:
+        """Wake the subscribers of these notifications (from any thread)."""
+        loop = self._loop
+        if loop is None or loop.is_closed():
+            return
+        with contextlib.suppress(RuntimeError):  # the loop closed meanwhile
+            loop.call_soon_threadsafe(self._dispatch, list(notes))
+
+    def _dispatch(self, notes: list[tuple[str, str]]) -> None:
+        for topic, payload in notes:
+            for sub in tuple(self._topics.get(topic, ())):
+                sub.fired[topic] = payload
+                sub.event.set()
+
+    def wake_all(self) -> None:
+        """Every subscriber fetches again (after notifications may have been lost)."""
+        self.deliver((topic, "") for topic in tuple(self._topics))
+
+
+class LocalBus(Bus):
+    """The bus of one process on SQLite."""
+
+    def __init__(self, db: Database) -> None:
+        super().__init__()
+        db.after_commit = self.deliver
+
+
+class PgBus(Bus):
+    """PostgreSQL LISTEN/NOTIFY across processes (module docstring)."""
+
+    def __init__(self, db: Database) -> None:
+        super().__init__()
+        from sqlalchemy.engine import make_url
+
+        url = make_url(db.url).set(drivername="postgresql")
+        self._dsn = url.render_as_string(hide_password=False)
+        self._stopping = threading.Event()
+        self._thread: threading.Thread | None = None
+        self.listening = threading.Event()
+
+    def start(self, loop: asyncio.AbstractEventLoop) -> None:
+        super().start(loop)
+        self._stopping.clear()
+        self._thread = threading.Thread(target=self._listen, name="emergo-bus", daemon=True)
+        self._thread.start()
+        self.listening.wait(10)
+
+    def stop(self) -> None:
+        self._stopping.set()
+        if self._thread is not None:
+            self._thread.join(5)
+        super().stop()
+
+    def _listen(self) -> None:
+        import psycopg
+
+        delay = 0.1
+        first = True
+        while not self._stopping.is_set():
+            try:
+                with psycopg.connect(self._dsn, autocommit=True) as connection:
+                    connection.execute(f"LISTEN {CHANNEL}")
+                    self.listening.set()
+                    if not first:  # notifications may have been lost while reconnecting
+                        self.wake_all()
+                    first, delay = False, 0.1
+                    while not self._stopping.is_set():
+                        # each as it arrives; the timeout only lets the loop see a stop
+                        for note in connection.notifies(timeout=0.5):
+                            topic, _, payload = note.payload.partition("|")
+                            self.deliver([(topic, payload)])
+            except psycopg.Error as e:
+                log.warning("the bus lost its database connection (%s); reconnecting", type(e))
+                self._stopping.wait(delay)
+                delay = min(delay * 2, 5.0)

@@ -1,0 +1,451 @@
+"""Challenges: a direct challenge to a named player, an open seek in the lobby, an invitation link.
+
+A challenge says the game it offers (variant, time control, rated, the challenger's colour) and
+who may accept it: the named player (``direct``), anyone from the lobby (``seek``) or anyone
+who has the link (``link``: its id is 8 random letters and digits).  Accepting makes the game
+in the same transaction (:meth:`emergo.online.rounds.Rounds.create`), so two people accepting
+one seek at once get one game: the challenge row is locked.  A challenge not answered expires:
+live ones after :data:`LIVE_EXPIRY`, correspondence and unlimited ones after
+:data:`CORRESPONDENCE_EXPIRY` (the housekeeping sweep marks them).  A challenge to a bot
+account is just a challenge: the bot's own process (issue 20) accepts it through the API.
+
+Time controls (lichess's limits, but a clock starts with some time): ``clock.limit`` 1-10800
+seconds and ``clock.increment`` 0-180 for a live Fischer clock; ``days`` 1, 2, 3, 5, 7, 10 or
+14 a move for correspondence; neither for unlimited.
+"""
+
+from __future__ import annotations
+
+import secrets
+import string
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import and_, insert, or_, select, update
+
+from emergo.geometry import VARIANTS
+from emergo.online import models as m
+from emergo.online.db import Database, Tx, now
+from emergo.online.users import DELETED_NAME, User
+
+LIVE_EXPIRY = 20 * 60.0
+CORRESPONDENCE_EXPIRY = 7 * 86400.0
+DAYS = (1, 2, 3, 5, 7, 10, 14)
+CLOCK_LIMIT = (1, 10800)
+CLOCK_INCREMENT = (0, 180)
+COLORS = ("random", "white", "black")
+KINDS = ("direct", "seek", "link")
+MAX_OPEN = 50
+"""Open challenges a user may have at once."""
+_ALPHABET = string.ascii_letters + string.digits
+
+
+class ChallengeError(ValueError):
+    """A challenge that cannot be made or answered; ``status`` is the HTTP status to answer."""
+
+    def __init__(self, message: str, status: int = 400) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+def new_id() -> str:
+    return "".join(secrets.choice(_ALPHABET) for _ in range(8))
+
+
+@dataclass(frozen=True)
+class Terms:
+    """The game a challenge offers."""
+
+    variant: str = "9x9"
+    clock_limit: float | None = None
+    clock_increment: float | None = None
+    days: int | None = None
+    rated: bool = False
+    color: str = "random"
+
+    @property
+    def speed(self) -> str:
+        return "live" if self.clock_limit is not None else "correspondence"
+
+    def time_control_json(self) -> dict[str, Any]:
+        if self.clock_limit is not None:
+            inc = self.clock_increment or 0
+            return {
+                "type": "clock",
+                "limit": self.clock_limit,
+                "increment": inc,
+                "show": f"{_minutes(self.clock_limit)}+{inc:g}",
+            }
+        if self.days is not None:
+            return {"type": "correspondence", "daysPerTurn": self.days}
+        return {"type": "unlimited"}
+
+
+def _minutes(seconds: float) -> str:
+    value = seconds / 60
+    return {0.25: "¼", 0.5: "½", 0.75: "¾"}.get(value, f"{value:g}")
+
+
+def _number(data: dict[str, Any], key: str) -> float | None:
+    value = data.get(key)
+    if value is None or value == "":
+        return None
+    if isinstance(value, bool):
+        raise ChallengeError(f"{key} must be a number")
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        raise ChallengeError(f"{key} must be a number, not {str(value)[:20]!r}") from None
+    if number != number or number in (float("inf"), float("-inf")):
+        raise ChallengeError(f"{key} must be a number")
+    return number
+
+
+def _flag(data: dict[str, Any], key: str) -> bool:
+    value = data.get(key, False)
+    if value is True or value is False:
+        return bool(value)
+    if value in ("true", "false"):
+        return bool(value == "true")
+    raise ChallengeError(f"{key} must be true or false")
+
+
+def terms_of(data: dict[str, Any]) -> Terms:
+    """The terms of a request (JSON or form fields, lichess's names), or a :class:`ChallengeError`
+    saying what is wrong."""
+    variant = data.get("variant", "9x9")
+    if variant == "standard":
+        variant = "9x9"
+    if variant not in VARIANTS:
+        raise ChallengeError(f"variant must be one of {', '.join(VARIANTS)}")
+    clock = data.get("clock") if isinstance(data.get("clock"), dict) else {}
+    limit = _number(data, "clock.limit")
+    increment = _number(data, "clock.increment")
+    if limit is None and isinstance(clock, dict):
+        limit = _number(clock, "limit")
+        increment = _number(clock, "increment") if increment is None else increment
+    days_value = _number(data, "days")
+    if limit is not None or increment is not None:
+        if days_value is not None:
+            raise ChallengeError("give a clock or days, not both")
+        if limit is None:
+            raise ChallengeError("a clock needs clock.limit (seconds)")
+        increment = increment or 0.0
+        if not CLOCK_LIMIT[0] <= limit <= CLOCK_LIMIT[1]:
+            raise ChallengeError(f"clock.limit must be in {CLOCK_LIMIT[0]}..{CLOCK_LIMIT[1]} s")
+        if not CLOCK_INCREMENT[0] <= increment <= CLOCK_INCREMENT[1]:
+            raise ChallengeError(
+                f"clock.increment must be in {CLOCK_INCREMENT[0]}..{CLOCK_INCREMENT[1]} s"
+            )
+    days = None
+    if days_value is not None:
+        if days_value not in DAYS:
+            raise ChallengeError(f"days must be one of {', '.join(map(str, DAYS))}")
+        days = int(days_value)
+    color = data.get("color", "random")
+    if color not in COLORS:
+        raise ChallengeError(f"color must be one of {', '.join(COLORS)}")
+    return Terms(
+        variant=variant,
+        clock_limit=limit,
+        clock_increment=increment,
+        days=days,
+        rated=_flag(data, "rated"),
+        color=color,
+    )
+
+
+@dataclass(frozen=True)
+class Challenge:
+    id: str
+    kind: str
+    status: str
+    challenger: str
+    dest: str | None
+    terms: Terms
+    created: float
+    expires: float
+    game_id: str | None = None
+    decline_reason: str | None = None
+
+    def json(self, base_url: str = "") -> dict[str, Any]:
+        """The challenge as lichess shows it (docs/online.md lists what differs)."""
+
+        def user(name: str | None) -> dict[str, Any] | None:
+            return None if name is None else {"id": name.lower(), "name": name}
+
+        out: dict[str, Any] = {
+            "id": self.id,
+            "url": f"{base_url}/challenge/{self.id}",
+            "status": self.status,
+            "kind": self.kind,
+            "challenger": user(self.challenger),
+            "destUser": user(self.dest),
+            "variant": {"key": self.terms.variant, "name": self.terms.variant},
+            "rated": self.terms.rated,
+            "speed": self.terms.speed,
+            "timeControl": self.terms.time_control_json(),
+            "color": self.terms.color,
+            "createdAt": int(self.created * 1000),
+            "expiresAt": int(self.expires * 1000),
+        }
+        if self.game_id is not None:
+            out["gameId"] = self.game_id
+        if self.decline_reason is not None:
+            out["declineReason"] = self.decline_reason
+        return out
+
+
+_challenger = m.users.alias("challenger")
+_dest = m.users.alias("dest")
+_SELECT = (
+    select(
+        m.challenges,
+        _challenger.c.name.label("challenger_name"),
+        _dest.c.name.label("dest_name"),
+    )
+    .join(_challenger, _challenger.c.id == m.challenges.c.challenger_id)
+    .outerjoin(_dest, _dest.c.id == m.challenges.c.dest_id)
+)
+
+
+def _challenge(row: Any) -> Challenge:
+    return Challenge(
+        id=row.id,
+        kind=row.kind,
+        status=row.status,
+        challenger=row.challenger_name or DELETED_NAME,
+        dest=(row.dest_name or DELETED_NAME) if row.dest_id is not None else None,
+        terms=Terms(
+            variant=row.variant,
+            clock_limit=row.clock_limit,
+            clock_increment=row.clock_increment,
+            days=row.days,
+            rated=row.rated,
+            color=row.color,
+        ),
+        created=row.created,
+        expires=row.expires,
+        game_id=row.game_id,
+        decline_reason=row.decline_reason,
+    )
+
+
+def user_event(tx: Tx, user_id: int, data: dict[str, Any], t: float | None = None) -> None:
+    """A line of a user's ``/api/stream/event``, written in the caller's transaction."""
+    tx.execute(insert(m.user_events).values(user_id=user_id, data=data, at=t or now()))
+    tx.notify(f"u:{user_id}")
+
+
+class Challenges:
+    """Challenges and seeks of one database; game creation is the rounds service's."""
+
+    def __init__(self, db: Database, create_game: Any) -> None:
+        self.db = db
+        self.create_game = create_game
+        """``create_game(tx, challenge_row, white_id, black_id, t) -> game id`` (the rounds
+        service's, called inside the acceptance's transaction)."""
+
+    def create(
+        self, challenger: User, terms: Terms, *, kind: str = "direct", dest: User | None = None
+    ) -> Challenge:
+        if kind not in KINDS:
+            raise ChallengeError(f"kind must be one of {', '.join(KINDS)}")
+        if kind == "direct":
+            if dest is None:
+                raise ChallengeError("no such user", 404)
+            if dest.id == challenger.id:
+                raise ChallengeError("you cannot challenge yourself")
+            if dest.disabled:
+                raise ChallengeError(f"{dest.name} cannot be challenged", 404)
+        elif dest is not None:
+            raise ChallengeError("a seek or a link is open to anyone: no destination")
+        t = now()
+        expiry = LIVE_EXPIRY if terms.clock_limit is not None else CORRESPONDENCE_EXPIRY
+        challenge_id = new_id()
+        with self.db.write() as tx:
+            open_count = len(
+                tx.execute(
+                    select(m.challenges.c.id)
+                    .where(m.challenges.c.challenger_id == challenger.id)
+                    .where(m.challenges.c.status == "created")
+                    .where(m.challenges.c.expires > t)
+                    .limit(MAX_OPEN + 1)
+                ).all()
+            )
+            if open_count >= MAX_OPEN:
+                raise ChallengeError(f"you have {MAX_OPEN} open challenges: cancel some", 429)
+            tx.execute(
+                insert(m.challenges).values(
+                    id=challenge_id,
+                    challenger_id=challenger.id,
+                    dest_id=dest.id if dest is not None else None,
+                    kind=kind,
+                    variant=terms.variant,
+                    clock_limit=terms.clock_limit,
+                    clock_increment=terms.clock_increment,
+                    days=terms.days,
+                    rated=terms.rated,
+                    color=terms.color,
+                    status="created",
+                    created=t,
+                    expires=t + expiry,
+                )
+            )
+            challenge = Challenge(
+                id=challenge_id,
+                kind=kind,
+                status="created",
+                challenger=challenger.name,
+                dest=dest.name if dest is not None else None,
+                terms=terms,
+                created=t,
+                expires=t + expiry,
+            )
+            if kind == "direct" and dest is not None:
+                data = {"type": "challenge", "challenge": challenge.json()}
+                user_event(tx, dest.id, data, t)
+                user_event(tx, challenger.id, data, t)
+            if kind == "seek":
+                tx.notify("lobby")
+        return challenge
+
+    def get(self, challenge_id: str) -> Challenge | None:
+        if not isinstance(challenge_id, str) or len(challenge_id) != 8:
+            return None
+        with self.db.read() as c:
+            row = c.execute(_SELECT.where(m.challenges.c.id == challenge_id)).first()
+        return _challenge(row) if row is not None else None
+
+    def _locked(self, tx: Tx, challenge_id: str) -> Any:
+        if not isinstance(challenge_id, str) or len(challenge_id) != 8:
+            raise ChallengeError("no such challenge", 404)
+        row = tx.execute(tx.locked(select(m.challenges).where(m.challenges.c.id == challenge_id)))
+        found = row.first()
+        if found is None:
+            raise ChallengeError("no such challenge", 404)
+        return found
+
+    def accept(self, challenge_id: str, user: User) -> str:
+        """Accept a challenge: the new game's id."""
+        t = now()
+        with self.db.write() as tx:
+            row = self._locked(tx, challenge_id)
+            if row.kind == "direct" and row.dest_id != user.id:
+                raise ChallengeError("this challenge is not for you", 403)
+            if row.challenger_id == user.id:
+                raise ChallengeError("you cannot accept your own challenge")
+            if row.status != "created" or row.expires <= t:
+                status = "expired" if row.status == "created" else row.status
+                raise ChallengeError(f"the challenge is {status}", 409 if status else 400)
+            color = row.color if row.color != "random" else secrets.choice(("white", "black"))
+            white, black = (
+                (row.challenger_id, user.id) if color == "white" else (user.id, row.challenger_id)
+            )
+            game_id: str = self.create_game(tx, row, white, black, t)
+            tx.execute(
+                update(m.challenges)
+                .where(m.challenges.c.id == row.id)
+                .values(status="accepted", game_id=game_id, dest_id=user.id)
+            )
+            if row.kind == "seek":
+                tx.notify("lobby")
+        return game_id
+
+    def decline(self, challenge_id: str, user: User, reason: str = "generic") -> None:
+        t = now()
+        with self.db.write() as tx:
+            row = self._locked(tx, challenge_id)
+            if row.kind != "direct" or row.dest_id != user.id:
+                raise ChallengeError("only the challenged player may decline", 403)
+            if row.status != "created":
+                raise ChallengeError(f"the challenge is {row.status}", 409)
+            tx.execute(
+                update(m.challenges)
+                .where(m.challenges.c.id == row.id)
+                .values(status="declined", decline_reason=str(reason)[:40])
+            )
+            user_event(
+                tx, row.challenger_id, {"type": "challengeDeclined", "challenge": {"id": row.id}}, t
+            )
+
+    def cancel(self, challenge_id: str, user: User) -> None:
+        t = now()
+        with self.db.write() as tx:
+            row = self._locked(tx, challenge_id)
+            if row.challenger_id != user.id:
+                raise ChallengeError("only the challenger may cancel", 403)
+            if row.status != "created":
+                raise ChallengeError(f"the challenge is {row.status}", 409)
+            tx.execute(
+                update(m.challenges).where(m.challenges.c.id == row.id).values(status="canceled")
+            )
+            if row.dest_id is not None:
+                user_event(
+                    tx, row.dest_id, {"type": "challengeCanceled", "challenge": {"id": row.id}}, t
+                )
+            if row.kind == "seek":
+                tx.notify("lobby")
+
+    def of_user(self, user: User) -> dict[str, list[Challenge]]:
+        """``{"in": [...], "out": [...]}``: the open challenges to and from a user."""
+        t = now()
+        with self.db.read() as c:
+            rows = c.execute(
+                _SELECT.where(m.challenges.c.status == "created")
+                .where(m.challenges.c.expires > t)
+                .where(
+                    or_(
+                        m.challenges.c.challenger_id == user.id,
+                        m.challenges.c.dest_id == user.id,
+                    )
+                )
+                .order_by(m.challenges.c.created.desc())
+                .limit(2 * MAX_OPEN)
+            ).all()
+        return {
+            "in": [_challenge(r) for r in rows if r.dest_id == user.id],
+            "out": [_challenge(r) for r in rows if r.challenger_id == user.id],
+        }
+
+    def seeks(self, limit: int = 200) -> list[Challenge]:
+        """The lobby: open seeks, newest first."""
+        t = now()
+        with self.db.read() as c:
+            rows = c.execute(
+                _SELECT.where(
+                    and_(
+                        m.challenges.c.kind == "seek",
+                        m.challenges.c.status == "created",
+                        m.challenges.c.expires > t,
+                    )
+                )
+                .order_by(m.challenges.c.created.desc())
+                .limit(limit)
+            ).all()
+        return [_challenge(r) for r in rows]
+
+    def expire(self, t: float | None = None) -> int:
+        """Mark the challenges past their time expired (the housekeeping sweep); how many."""
+        t = t or now()
+        with self.db.write() as tx:
+            rows = tx.execute(
+                select(m.challenges.c.id, m.challenges.c.kind, m.challenges.c.challenger_id)
+                .where(m.challenges.c.status == "created")
+                .where(m.challenges.c.expires <= t)
+                .limit(1000)
+            ).all()
+            if not rows:
+                return 0
+            tx.execute(
+                update(m.challenges)
+                .where(m.challenges.c.id.in_([r.id for r in rows]))
+                .values(status="expired")
+            )
+            for r in rows:
+                user_event(
+                    tx, r.challenger_id, {"type": "challengeCanceled", "challenge": {"id": r.id}}, t
+                )
+            if any(r.kind == "seek" for r in rows):
+                tx.notify("lobby")
+        return len(rows)

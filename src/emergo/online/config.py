@@ -1,0 +1,212 @@
+"""The online server's settings: command-line options, a TOML config file, and their defaults.
+
+Standard library only (``emergo serve --help`` and ``emergo admin --help`` work without the
+extras).  Precedence: an option given on the command line, else the config file's value, else
+the default below.  docs/online.md lists every setting with an example file::
+
+    [server]
+    host = "0.0.0.0"
+    port = 8765
+    db = "postgresql://emergo@localhost:5432/emergo"
+    https = true                       # served over TLS (by nginx): cookies get Secure
+    allow_hosts = ["play.example.org"]
+    trust_proxy = true                 # take the client's address from X-Forwarded-For
+
+    [accounts]
+    signup = true
+
+    [limits]
+    signup_per_hour = 5
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+DEFAULT_DB_FILE = "emergo-online.sqlite3"
+"""The SQLite file of the online site in the user's data directory (the local app's is
+``emergo.sqlite3``: the two never share a file)."""
+
+
+class ConfigError(ValueError):
+    """A config file or option that cannot be used, with the reason."""
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Rate limits (docs/online.md "Rate limits"): ``count`` per ``seconds`` window.
+
+    Sign-up, log-in, challenges and chat are counted in the database, so they hold across
+    processes; moves are counted per process (a move is already a transaction; the counter of
+    another row would double its writes).
+    """
+
+    signup_per_hour: int = 5
+    """New accounts from one client address an hour."""
+    login_per_minute: int = 10
+    """Log-in attempts a minute, for one client address and for one account name each."""
+    challenges_per_minute: int = 20
+    """Challenges and seeks a user makes a minute."""
+    chat_per_minute: int = 20
+    """Chat lines a user sends a minute."""
+    moves_per_second: int = 20
+    """Commands a user sends to games a second, per server process."""
+
+
+@dataclass(frozen=True)
+class Config:
+    """Everything a server process (or ``emergo admin``) needs to know."""
+
+    db: str | None = None
+    """A database URL or an SQLite file path; None: :data:`DEFAULT_DB_FILE` in the user's data
+    directory."""
+    host: str = "127.0.0.1"
+    port: int = 8765
+    https: bool = False
+    """The site is served over https (a TLS proxy in front): cookies are ``Secure`` and the
+    origin clients use is ``https://``."""
+    allow_hosts: tuple[str, ...] = ()
+    """Host names the site is reached by (besides localhost and the listening address)."""
+    trust_proxy: bool = False
+    """Take the client's address from ``X-Forwarded-For`` (only behind a proxy that sets it)."""
+    signup: bool = True
+    """Anyone may make an account (else only ``emergo admin add-user``)."""
+    session_days: float = 30.0
+    """How long a log-in lasts without use."""
+    argon2_time_cost: int = 3
+    argon2_memory_kib: int = 65536
+    """argon2id's cost (argon2-cffi's defaults, RFC 9106's second choice); tests lower them."""
+    limits: Limits = field(default_factory=Limits)
+    open_browser: bool = False
+
+    def with_options(self, **changes: Any) -> Config:
+        return dataclasses.replace(self, **{k: v for k, v in changes.items() if v is not None})
+
+
+_SECTIONS: dict[str, dict[str, type | tuple[type, ...]]] = {
+    "server": {
+        "db": str,
+        "host": str,
+        "port": int,
+        "https": bool,
+        "allow_hosts": list,
+        "trust_proxy": bool,
+    },
+    "accounts": {
+        "signup": bool,
+        "session_days": (int, float),
+        "argon2_time_cost": int,
+        "argon2_memory_kib": int,
+    },
+    "limits": {f.name: int for f in dataclasses.fields(Limits)},
+}
+
+
+def load(path: str | Path) -> Config:
+    """The settings of a TOML config file over the defaults; :class:`ConfigError` on an unknown
+    section or key, a value of the wrong type, or a file that cannot be read."""
+    try:
+        with open(path, "rb") as handle:
+            data = tomllib.load(handle)
+    except OSError as e:
+        raise ConfigError(f"cannot read the config file {path}: {e.strerror or e}") from None
+    except tomllib.TOMLDecodeError as e:
+        raise ConfigError(f"the config file {path} is not valid TOML: {e}") from None
+    return from_mapping(data, where=str(path))
+
+
+def from_mapping(data: dict[str, Any], where: str = "the config") -> Config:
+    values: dict[str, Any] = {}
+    limits: dict[str, Any] = {}
+    for section, entries in data.items():
+        known = _SECTIONS.get(section)
+        if known is None:
+            raise ConfigError(
+                f"{where}: unknown section [{section}] (known: {', '.join(_SECTIONS)})"
+            )
+        if not isinstance(entries, dict):
+            raise ConfigError(f"{where}: {section} must be a section ([{section}])")
+        for key, value in entries.items():
+            kind = known.get(key)
+            if kind is None:
+                raise ConfigError(
+                    f"{where}: unknown setting {key!r} in [{section}] (known: {', '.join(known)})"
+                )
+            if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+                raise ConfigError(f"{where}: [{section}] {key} has the wrong type: {value!r}")
+            (limits if section == "limits" else values)[key] = value
+    if "allow_hosts" in values:
+        hosts = values["allow_hosts"]
+        if not all(isinstance(h, str) for h in hosts):
+            raise ConfigError(f"{where}: [server] allow_hosts must be a list of host names")
+        values["allow_hosts"] = tuple(hosts)
+    config = Config(**values, limits=Limits(**limits))
+    check(config, where)
+    return config
+
+
+def check(config: Config, where: str = "the config") -> None:
+    if not 1 <= config.port <= 65535:
+        raise ConfigError(f"{where}: port must be in 1..65535, not {config.port}")
+    if not 0 < config.session_days <= 3650:
+        raise ConfigError(f"{where}: session_days must be in (0, 3650]")
+    if not 1 <= config.argon2_time_cost <= 20 or not 8 <= config.argon2_memory_kib <= 4 << 20:
+        raise ConfigError(f"{where}: argon2 costs out of range")
+    for f in dataclasses.fields(Limits):
+        if not 1 <= getattr(config.limits, f.name) <= 1_000_000:
+            raise ConfigError(f"{where}: [limits] {f.name} must be in 1..1000000")
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The online options of ``emergo serve`` (besides its ``--host``/``--port``/``--db``)."""
+    group = parser.add_argument_group("the online site (--online)")
+    group.add_argument(
+        "--online",
+        action="store_true",
+        help="run the multi-user site (accounts, challenges, live and correspondence games); "
+        "docs/online.md",
+    )
+    add_config_arguments(group)
+    group.add_argument(
+        "--https",
+        action="store_true",
+        default=None,
+        help="the site is served over https (by a TLS proxy): Secure cookies",
+    )
+
+
+def add_config_arguments(parser: argparse.ArgumentParser | argparse._ArgumentGroup) -> None:
+    parser.add_argument(
+        "--config",
+        metavar="FILE",
+        default=None,
+        help="a TOML config file (docs/online.md); options given here win over it",
+    )
+
+
+def from_arguments(args: argparse.Namespace, *, server: bool = True) -> Config:
+    """The settings of parsed options: the config file's (``--config``) with the options given on
+    the command line over them."""
+    config = load(args.config) if getattr(args, "config", None) else Config()
+    changes: dict[str, Any] = {"db": getattr(args, "db", None)}
+    if server:
+        defaults = {"host": "127.0.0.1", "port": 8765}
+        for name, default in defaults.items():
+            value = getattr(args, name, None)
+            # an option left at the parser's default does not override the file
+            if value is not None and (value != default or not getattr(args, "config", None)):
+                changes[name] = value
+        if getattr(args, "https", None):
+            changes["https"] = True
+        hosts = tuple(getattr(args, "allow_host", ()) or ())
+        if hosts:
+            changes["allow_hosts"] = (*config.allow_hosts, *hosts)
+        changes["open_browser"] = not getattr(args, "no_browser", True)
+    config = config.with_options(**changes)
+    check(config)
+    return config

@@ -1,0 +1,142 @@
+"""Personal API tokens with scopes (lichess's personal access tokens), stored hashed.
+
+A token is ``emo_`` and 32 random URL-safe characters, shown once when it is made (by
+``emergo admin token NAME`` or the account page); the database keeps its SHA-256 and its first
+8 characters (to tell tokens apart in a list).  A request sends it as
+``Authorization: Bearer emo_...``.  Scopes, each a set of endpoints (docs/online.md):
+
+* ``board:play`` -- play one's games with the Board API (stream, move, resign, draw, ...);
+* ``challenge:read`` -- read one's challenges and the event stream;
+* ``challenge:write`` -- make, accept, decline and cancel challenges;
+* ``bot:play`` -- the Bot API of issue 20 (a bot account's games).
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import delete, insert, select, update
+
+from emergo.online import models as m
+from emergo.online.db import Database, now
+from emergo.online.users import User, _user, hash_secret
+
+SCOPES = ("board:play", "challenge:read", "challenge:write", "bot:play")
+DEFAULT_SCOPES = ("board:play", "challenge:read", "challenge:write")
+PREFIX = "emo_"
+_TOUCH = 60.0  # last_used is written at most once a minute a token
+
+
+class TokenError(ValueError):
+    pass
+
+
+@dataclass(frozen=True)
+class TokenInfo:
+    id: int
+    hint: str
+    description: str
+    scopes: tuple[str, ...]
+    created: float
+    last_used: float | None
+
+    def json(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "hint": self.hint,
+            "description": self.description,
+            "scopes": list(self.scopes),
+            "created": self.created,
+            "lastUsed": self.last_used,
+        }
+
+
+def check_scopes(scopes: Any) -> tuple[str, ...]:
+    if isinstance(scopes, str):
+        scopes = scopes.replace(",", " ").split()
+    if not isinstance(scopes, list | tuple) or not all(isinstance(s, str) for s in scopes):
+        raise TokenError("scopes are a list of names")
+    unknown = [s for s in scopes if s not in SCOPES]
+    if unknown:
+        raise TokenError(f"unknown scope {unknown[0][:40]!r} (known: {', '.join(SCOPES)})")
+    return tuple(dict.fromkeys(scopes))
+
+
+class Tokens:
+    def __init__(self, db: Database) -> None:
+        self.db = db
+
+    def create(
+        self, user_id: int, scopes: tuple[str, ...] = DEFAULT_SCOPES, description: str = ""
+    ) -> str:
+        """A new token of the account (returned once, never stored)."""
+        scopes = check_scopes(list(scopes))
+        if len(description) > 100:
+            raise TokenError("a token's description is at most 100 characters")
+        token = PREFIX + secrets.token_urlsafe(24)
+        with self.db.write() as tx:
+            tx.execute(
+                insert(m.tokens).values(
+                    user_id=user_id,
+                    hash=hash_secret(token),
+                    hint=token[:8],
+                    description=description,
+                    scopes=" ".join(scopes),
+                    created=now(),
+                )
+            )
+        return token
+
+    def authenticate(self, token: str) -> tuple[User, frozenset[str]] | None:
+        """The account and scopes of a token; None when it is unknown, revoked or its account
+        disabled."""
+        if not token.startswith(PREFIX) or len(token) > 100:
+            return None
+        key = hash_secret(token)
+        with self.db.read() as c:
+            row = c.execute(
+                select(
+                    m.tokens.c.id.label("token_id"),
+                    m.tokens.c.scopes,
+                    m.tokens.c.last_used,
+                    m.users,
+                )
+                .join(m.users, m.users.c.id == m.tokens.c.user_id)
+                .where(m.tokens.c.hash == key)
+            ).first()
+        if row is None or row.disabled or row.deleted:
+            return None
+        t = now()
+        if row.last_used is None or t - row.last_used > _TOUCH:
+            with self.db.write() as tx:
+                tx.execute(
+                    update(m.tokens).where(m.tokens.c.id == row.token_id).values(last_used=t)
+                )
+        return _user(row), frozenset(row.scopes.split())
+
+    def list(self, user_id: int) -> list[TokenInfo]:
+        with self.db.read() as c:
+            rows = c.execute(
+                select(m.tokens).where(m.tokens.c.user_id == user_id).order_by(m.tokens.c.id)
+            ).all()
+        return [
+            TokenInfo(
+                id=r.id,
+                hint=r.hint,
+                description=r.description,
+                scopes=tuple(r.scopes.split()),
+                created=r.created,
+                last_used=r.last_used,
+            )
+            for r in rows
+        ]
+
+    def revoke(self, token_id: int, user_id: int | None = None) -> bool:
+        """Delete a token (of ``user_id`` only, when given); whether there was one."""
+        query = delete(m.tokens).where(m.tokens.c.id == token_id)
+        if user_id is not None:
+            query = query.where(m.tokens.c.user_id == user_id)
+        with self.db.write() as tx:
+            return bool(tx.execute(query).rowcount)

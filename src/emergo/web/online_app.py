@@ -1,0 +1,175 @@
+"""The online site's ASGI application: every route in one table, errors as JSON, the lifecycle.
+
+``emergo serve --online`` serves :func:`create_online_app`; the local app
+(:mod:`emergo.web.app`) is untouched.  The handlers are in :mod:`emergo.web.online_api` (HTTP,
+the Board API), :mod:`emergo.web.online_socket` (WebSockets) and :mod:`emergo.web.online_pages`
+(HTML); :mod:`emergo.web.online_openapi` describes the HTTP API at ``/api/openapi.json``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import BaseRoute, Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+
+from emergo import round as rnd
+from emergo.online.challenges import ChallengeError
+from emergo.online.chat import ChatError
+from emergo.online.limits import RateLimited
+from emergo.online.rounds import GameError
+from emergo.online.site import Site
+from emergo.online.tokens import TokenError
+from emergo.online.users import AccountError
+from emergo.web import online_api as api
+from emergo.web import online_pages as pages
+from emergo.web import online_socket as sockets
+from emergo.web.online_auth import ApiError
+from emergo.web.online_openapi import openapi
+from emergo.web.online_security import OnlineGuard
+
+log = logging.getLogger("emergo.web.online")
+STATIC = Path(__file__).with_name("static")
+
+
+def words(path: str, endpoint: Any, methods: list[str], **allowed: set[str]) -> Route:
+    """A route whose parameters ``allowed`` take only these words: any other is a 404."""
+
+    async def checked(request: Request) -> Response:
+        for key, choices in allowed.items():
+            value = request.path_params.get(key)
+            if value not in choices:
+                raise ApiError(f"no such endpoint ({key} {str(value)[:30]!r})", 404)
+        response: Response = await endpoint(request)
+        return response
+
+    return Route(path, checked, methods=methods, name=endpoint.__name__)
+
+
+ROUTES: list[BaseRoute] = [
+    # pages
+    Route("/", pages.home),
+    Route("/signup", pages.signup_page, methods=["GET"]),
+    Route("/signup", pages.signup_post, methods=["POST"]),
+    Route("/login", pages.login_page, methods=["GET"]),
+    Route("/login", pages.login_post, methods=["POST"]),
+    Route("/logout", pages.logout_post, methods=["POST"]),
+    Route("/account", pages.account_page, methods=["GET"]),
+    Route("/account/token/{token_id}/revoke", pages.token_revoke_post, methods=["POST"]),
+    words(
+        "/account/{action}", pages.account_post, ["POST"], action={"password", "delete", "token"}
+    ),
+    Route("/challenge/{id}", pages.challenge_page, methods=["GET"]),
+    Route("/challenge/{id}/accept", pages.challenge_accept_post, methods=["POST"]),
+    Route("/game/{id}", pages.game_page, methods=["GET"]),
+    Route("/game/export/{id}", api.game_export, methods=["GET"]),
+    # accounts
+    Route("/api/account", api.account, methods=["GET"]),
+    Route("/api/account/playing", api.playing, methods=["GET"]),
+    Route("/api/account/tokens", api.tokens_list, methods=["GET"]),
+    Route("/api/account/tokens", api.token_create, methods=["POST"]),
+    Route("/api/account/tokens/{token_id}/revoke", api.token_revoke, methods=["POST"]),
+    Route("/api/user/{username}", api.user_public, methods=["GET"]),
+    # challenges and the lobby
+    Route("/api/challenge", api.challenges_mine, methods=["GET"]),
+    Route("/api/challenge/open", api.challenge_open, methods=["POST"]),
+    Route("/api/challenge/{id}/show", api.challenge_show, methods=["GET"]),
+    words(
+        "/api/challenge/{id}/{action}",
+        api.challenge_answer,
+        ["POST"],
+        action={"accept", "decline", "cancel"},
+    ),
+    Route("/api/challenge/{username}", api.challenge_create, methods=["POST"]),
+    Route("/api/lobby/seeks", api.seeks, methods=["GET"]),
+    Route("/api/lobby/seek", api.seek_create, methods=["POST"]),
+    # games: the Board API
+    Route("/api/stream/event", api.event_stream, methods=["GET"]),
+    Route("/api/board/game/stream/{id}", api.board_game_stream, methods=["GET"]),
+    Route("/api/board/game/{id}/move/{move}", api.board_move, methods=["POST"]),
+    Route("/api/board/game/{id}/chat", api.board_chat_post, methods=["POST"]),
+    Route("/api/board/game/{id}/chat", api.board_chat_get, methods=["GET"]),
+    words("/api/board/game/{id}/chat/{state}", api.board_chat_room, ["POST"], state={"on", "off"}),
+    words(
+        "/api/board/game/{id}/{kind}/{answer}",
+        api.board_offer,
+        ["POST"],
+        kind={"draw", "takeback"},
+        answer={"yes", "no"},
+    ),
+    words(
+        "/api/board/game/{id}/{action}",
+        api.board_action,
+        ["POST"],
+        action={"resign", "abort", "claim-victory", "claim-draw"},
+    ),
+    Route("/api/stream/game/{id}", api.spectator_stream, methods=["GET"]),
+    Route("/api/game/{id}", api.game_json, methods=["GET"]),
+    Route("/api/openapi.json", openapi, methods=["GET"]),
+    Route("/api/health", lambda request: JSONResponse({"ok": True}), methods=["GET"]),
+    # sockets
+    WebSocketRoute("/ws/online/game/{id}", sockets.game_socket),
+    WebSocketRoute("/ws/online/lobby", sockets.lobby_socket),
+    Mount("/static", StaticFiles(directory=STATIC), name="static"),
+]
+"""Every route of the site (lila's conf/routes): pages, the API, sockets, static files."""
+
+
+def _error(status: int, message: str, headers: dict[str, str] | None = None) -> JSONResponse:
+    return JSONResponse({"error": message}, status_code=status, headers=headers)
+
+
+async def _handle(request: Request, exc: Exception) -> Response:
+    if isinstance(exc, ApiError):
+        return _error(exc.status, str(exc), exc.headers)
+    if isinstance(exc, RateLimited):
+        return _error(429, str(exc), {"retry-after": str(exc.retry_after)})
+    if isinstance(exc, GameError | ChallengeError | ChatError | AccountError):
+        return _error(exc.status, str(exc))
+    if isinstance(exc, rnd.RoundError | TokenError):
+        return _error(400, str(exc))
+    log.exception("unexpected error on %s %s", request.method, request.url.path)
+    return _error(500, "the server failed on this request (it is logged)")
+
+
+def create_online_app(site: Site, *, start: bool = True) -> Any:
+    """The site's ASGI app (wrapped in :class:`OnlineGuard`); ``start``: the lifespan starts
+    the site's bus and periodic work (:meth:`Site.start`) and stops them."""
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        if start:
+            site.start()
+        try:
+            yield
+        finally:
+            if start:
+                await site.stop()
+
+    handlers: dict[Any, Any] = {
+        cls: _handle
+        for cls in (
+            ApiError,
+            RateLimited,
+            GameError,
+            ChallengeError,
+            ChatError,
+            AccountError,
+            rnd.RoundError,
+            TokenError,
+            Exception,
+        )
+    }
+    app = Starlette(routes=ROUTES, lifespan=lifespan, exception_handlers=handlers)
+    app.state.site = site
+    hosts = [*site.config.allow_hosts]
+    if site.config.host not in ("0.0.0.0", "::"):
+        hosts.append(site.config.host)
+    return OnlineGuard(app, hosts, https=site.config.https)

@@ -1,0 +1,190 @@
+"""Who sends a request to the site, and whether a browser's request is really from the site.
+
+Two ways to be someone:
+
+* **a personal token**: ``Authorization: Bearer emo_...`` (the Board API's clients); its scopes
+  say which endpoints it opens.  A browser never adds this header by itself, so a token request
+  needs no CSRF check;
+* **a session cookie** (``emergo_session``: HttpOnly, SameSite=Lax, Secure when the site is
+  served over https): the site's pages.  Every unsafe request (POST) with it and every WebSocket
+  opened with it must (1) come from the site's origin: an ``Origin`` header naming the site
+  (checked by :class:`~emergo.web.online_security.OnlineGuard`) is required, and (2) carry the
+  session's CSRF token: the ``X-CSRF-Token`` header, a form field ``csrf``, or for a WebSocket
+  the ``csrf`` query parameter.  The pages get the token from ``GET /api/account``
+  (``csrf``) or from the page itself.
+
+The sign-up and log-in forms have no session yet: they carry a CSRF token of a cookie of their
+own (``emergo_csrf``, double submit), and need the site's ``Origin`` too.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hmac
+import json
+import secrets
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import parse_qsl
+
+from starlette.requests import HTTPConnection, Request
+
+from emergo.online.site import Site
+from emergo.online.tokens import SCOPES
+from emergo.online.users import User
+from emergo.web.online_security import MAX_BODY
+from emergo.web.security import BodyTooLarge
+
+COOKIE = "emergo_session"
+FORM_COOKIE = "emergo_csrf"
+_UNSAFE = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+
+
+class ApiError(Exception):
+    """An answer other than success: HTTP status and message (``{"error": message}``)."""
+
+    def __init__(self, message: str, status: int = 400, headers: dict[str, str] | None = None):
+        super().__init__(message)
+        self.status = status
+        self.headers = headers or {}
+
+
+@dataclass(frozen=True)
+class Actor:
+    """Who a request is from, and how it proved it."""
+
+    user: User
+    via: str  # "token" or "session"
+    scopes: frozenset[str]
+    csrf: str | None = None
+    cookie: str | None = None
+
+
+def site_of(conn: HTTPConnection) -> Site:
+    site: Site = conn.app.state.site
+    return site
+
+
+async def actor_of(conn: HTTPConnection) -> Actor | None:
+    """The request's user, or None (no credentials); a bad token is a 401 :class:`ApiError`."""
+    site = site_of(conn)
+    auth = conn.headers.get("authorization")
+    if auth is not None:
+        scheme, _, token = auth.partition(" ")
+        if scheme.lower() != "bearer" or not token.strip():
+            raise ApiError("send the token as Authorization: Bearer TOKEN", 401)
+        found = await asyncio.to_thread(site.tokens.authenticate, token.strip())
+        if found is None:
+            raise ApiError("no such token (revoked, or its account disabled)", 401)
+        user, scopes = found
+        return Actor(user=user, via="token", scopes=scopes)
+    cookie = conn.cookies.get(COOKIE)
+    if cookie:
+        session = await asyncio.to_thread(site.users.session, cookie)
+        if session is not None:
+            user, csrf = session
+            return Actor(
+                user=user, via="session", scopes=frozenset(SCOPES), csrf=csrf, cookie=cookie
+            )
+    return None
+
+
+def same_origin(conn: HTTPConnection) -> bool:
+    """The request says it comes from the site (the guard refused any other ``Origin``)."""
+    return conn.headers.get("origin") is not None
+
+
+def check_csrf(conn: HTTPConnection, actor: Actor, given: str | None) -> None:
+    """A cookie-authenticated unsafe request or WebSocket must come from the site's own pages
+    (module docstring); a 403 :class:`ApiError` otherwise."""
+    if actor.via != "session":
+        return
+    if not same_origin(conn):
+        raise ApiError("a request with the session cookie needs the site's Origin header", 403)
+    if not given or actor.csrf is None or not hmac.compare_digest(given, actor.csrf):
+        raise ApiError("missing or wrong CSRF token", 403)
+
+
+async def require(
+    request: Request, scope: str | None = None, fields: dict[str, Any] | None = None
+) -> Actor:
+    """The request's user with ``scope``, CSRF checked for a cookie POST; 401/403 otherwise."""
+    actor = await actor_of(request)
+    if actor is None:
+        raise ApiError("sign in, or send a token: Authorization: Bearer TOKEN", 401)
+    if scope is not None and scope not in actor.scopes:
+        raise ApiError(f"this token lacks the scope {scope}", 403)
+    if request.method in _UNSAFE:
+        given = request.headers.get("x-csrf-token")
+        if given is None and fields is not None and isinstance(fields.get("csrf"), str):
+            given = fields["csrf"]
+        check_csrf(request, actor, given)
+    return actor
+
+
+# --- request bodies -------------------------------------------------------------------------------
+
+
+def _check_strings(value: Any, depth: int = 0) -> None:
+    """Every string of a decoded body is valid Unicode (no lone surrogate: ``"\\ud800"``)."""
+    if depth > 20:
+        raise ApiError("the request body is nested too deeply")
+    if isinstance(value, str):
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            raise ApiError("the request body holds text that is not valid Unicode") from None
+    elif isinstance(value, dict):
+        for k, v in value.items():
+            _check_strings(k, depth + 1)
+            _check_strings(v, depth + 1)
+    elif isinstance(value, list):
+        for v in value:
+            _check_strings(v, depth + 1)
+
+
+async def fields_of(request: Request) -> dict[str, Any]:
+    """The fields of a request's body: a JSON object, or form fields
+    (``application/x-www-form-urlencoded``, as lichess's clients send); empty: ``{}``."""
+    try:
+        raw = await request.body()
+    except BodyTooLarge:
+        raise ApiError(f"request body larger than {MAX_BODY} bytes", 413) from None
+    if len(raw) > MAX_BODY:
+        raise ApiError(f"request body larger than {MAX_BODY} bytes", 413)
+    kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    if not raw.strip():
+        return {}
+    if kind == "application/json":
+        try:
+            data = json.loads(raw)
+        except RecursionError:
+            raise ApiError("the request body is nested too deeply") from None
+        except (ValueError, UnicodeDecodeError) as e:
+            raise ApiError(f"the request body is not valid JSON ({e})") from None
+        if not isinstance(data, dict):
+            raise ApiError("the request body must be a JSON object")
+        _check_strings(data)
+        return data
+    if kind in ("application/x-www-form-urlencoded", "text/plain", ""):
+        try:
+            text = raw.decode("utf-8")
+            pairs = parse_qsl(
+                text,
+                keep_blank_values=True,
+                strict_parsing=False,
+                max_num_fields=50,
+                errors="strict",
+            )
+        except (UnicodeDecodeError, ValueError) as e:
+            raise ApiError(f"the form is not valid: {e}") from None
+        out: dict[str, Any] = {}
+        for key, value in pairs:
+            out[key] = value
+        _check_strings(out)
+        return out
+    raise ApiError("send the body as JSON or as form fields (urlencoded)", 415)
+
+
+def new_form_token() -> str:
+    return secrets.token_urlsafe(24)

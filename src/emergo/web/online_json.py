@@ -1,0 +1,127 @@
+"""The online site's JSON of a game, shaped as lichess's Board API (``gameFull``, ``gameState``).
+
+One place builds them for the HTTP streams and the WebSocket alike.  Times are milliseconds (as
+lichess); ``version`` is the round's (an addition: a client that sees a gap asks again).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from emergo.board import BLACK, WHITE
+from emergo.clock import color_key
+from emergo.online.rounds import STATUS, GameView
+from emergo.online.users import DELETED_NAME
+
+UNLIMITED_MS = 2147483647
+"""wtime/btime of a game without a clock (lichess's value)."""
+
+
+def _ms(seconds: float) -> int:
+    return math.floor(seconds * 1000) if math.isfinite(seconds) else UNLIMITED_MS
+
+
+def status_of(game: GameView) -> str:
+    outcome = game.state.outcome
+    if outcome is None:
+        return "started"
+    return STATUS.get(outcome.termination.value, outcome.termination.value)
+
+
+def game_state(game: GameView, now: float) -> dict[str, Any]:
+    """``gameState``: the moves, both clocks at ``now``, the status and the offers."""
+    s = game.state
+    clock = s.clock
+    if clock is not None:
+        wtime, btime = _ms(clock.remaining(WHITE, now)), _ms(clock.remaining(BLACK, now))
+        inc = _ms(clock.control.increment)
+        running = color_key(clock.running)
+    else:
+        wtime = btime = UNLIMITED_MS
+        inc = 0
+        running = None
+    out: dict[str, Any] = {
+        "type": "gameState",
+        "moves": " ".join(s.moves),
+        "wtime": wtime,
+        "btime": btime,
+        "winc": inc,
+        "binc": inc,
+        "status": status_of(game),
+        "wdraw": s.draw_offer == WHITE,
+        "bdraw": s.draw_offer == BLACK,
+        "wtakeback": s.takeback_offer == WHITE,
+        "btakeback": s.takeback_offer == BLACK,
+        "version": s.version,
+        "turn": color_key(s.turn),
+        "clockRunning": running,
+    }
+    if s.outcome is not None:
+        if s.outcome.winner is not None:
+            out["winner"] = color_key(s.outcome.winner)
+        out["reason"] = s.outcome.reason()
+    return out
+
+
+def player(name: str, user_id: int) -> dict[str, Any]:
+    if name == DELETED_NAME:
+        return {"id": None, "name": name, "title": None}
+    return {"id": name.lower(), "name": name, "title": None}
+
+
+def game_full(game: GameView, now: float) -> dict[str, Any]:
+    """``gameFull``: who plays, the variant, the time control and the :func:`game_state`."""
+    s = game.state
+    clock = s.clock
+    out: dict[str, Any] = {
+        "type": "gameFull",
+        "id": game.id,
+        "variant": {"key": game.variant, "name": game.variant},
+        "speed": game.speed,
+        "rated": game.rated,
+        "createdAt": int(game.created * 1000),
+        "white": player(game.seats.white, game.seats.white_id),
+        "black": player(game.seats.black, game.seats.black_id),
+        "initialFen": s.root,
+        "clock": None,
+        "timeControl": game.time_control,
+        "state": game_state(game, now),
+    }
+    if clock is not None:
+        days = clock.control.days
+        if days is not None:
+            out["daysPerTurn"] = days
+        else:
+            out["clock"] = {
+                "initial": _ms(clock.control.base),
+                "increment": _ms(clock.control.increment),
+            }
+    return out
+
+
+def summary(game: GameView, user_id: int, now: float) -> dict[str, Any]:
+    """A game in the user's list (``GET /api/account/playing``, lichess's ``nowPlaying``)."""
+    s = game.state
+    color = game.seats.color_of(user_id)
+    mine = color is not None and s.turn == color and s.outcome is None
+    opponent = BLACK if color == WHITE else WHITE
+    out: dict[str, Any] = {
+        "gameId": game.id,
+        "fullId": game.id,
+        "color": color_key(color),
+        "variant": {"key": game.variant, "name": game.variant},
+        "speed": game.speed,
+        "rated": game.rated,
+        "isMyTurn": mine,
+        "lastMove": s.moves[-1] if s.moves else "",
+        "opponent": {
+            "id": game.seats.name_of(opponent).lower(),
+            "username": game.seats.name_of(opponent),
+        },
+        "version": s.version,
+    }
+    clock = s.clock
+    if clock is not None and color is not None:
+        out["secondsLeft"] = int(clock.remaining(color, now))
+    return out

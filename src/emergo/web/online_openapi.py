@@ -1,0 +1,275 @@
+"""The OpenAPI 3.1 description of the online site's HTTP API, served at ``/api/openapi.json``.
+
+Written by hand next to the routes (:mod:`emergo.web.online_app`); tests/online/test_openapi.py
+checks that every API route is described and the fuzz test (schemathesis) sends requests built
+from it.  The bot issue checks its Bot API against it too.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+
+from emergo.online.challenges import CLOCK_INCREMENT, CLOCK_LIMIT, COLORS, DAYS
+from emergo.online.tokens import SCOPES
+
+_ERROR = {
+    "type": "object",
+    "properties": {"error": {"type": "string"}},
+    "required": ["error"],
+}
+_OK = {"type": "object", "properties": {"ok": {"type": "boolean"}}, "required": ["ok"]}
+_ANY = {"type": "object"}
+
+
+def _id(name: str = "id", description: str = "an 8-character id") -> dict[str, Any]:
+    return {
+        "name": name,
+        "in": "path",
+        "required": True,
+        "schema": {"type": "string", "maxLength": 40},
+        "description": description,
+    }
+
+
+def _responses(ok: dict[str, Any], *codes: int, kind: str = "application/json") -> dict[str, Any]:
+    out: dict[str, Any] = {"200": {"description": "done", "content": {kind: {"schema": ok}}}}
+    for code in codes:
+        out[str(code)] = {
+            "description": {
+                400: "bad input or refused by the rules",
+                401: "no or bad credentials",
+                403: "not allowed (scope, not your game or challenge, CSRF)",
+                404: "no such thing",
+                409: "not now (the game's or challenge's state)",
+                413: "body too large",
+                415: "body neither JSON nor a form",
+                429: "rate limited: see Retry-After",
+            }[code],
+            "content": {"application/json": {"schema": _ERROR}},
+        }
+    return out
+
+
+_AUTH = [400, 401, 403, 404, 409, 413, 415, 429]
+_TERMS = {
+    "type": "object",
+    "properties": {
+        "variant": {"type": "string", "enum": ["9x9", "7x7", "hex", "standard"]},
+        "clock.limit": {"type": "number", "minimum": CLOCK_LIMIT[0], "maximum": CLOCK_LIMIT[1]},
+        "clock.increment": {
+            "type": "number",
+            "minimum": CLOCK_INCREMENT[0],
+            "maximum": CLOCK_INCREMENT[1],
+        },
+        "days": {"type": "integer", "enum": list(DAYS)},
+        "rated": {"type": "boolean"},
+        "color": {"type": "string", "enum": list(COLORS)},
+    },
+}
+
+
+def _body(schema: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "required": False,
+        "content": {
+            "application/json": {"schema": schema},
+            "application/x-www-form-urlencoded": {"schema": schema},
+        },
+    }
+
+
+def _op(
+    summary: str,
+    *,
+    params: list[dict[str, Any]] | None = None,
+    body: dict[str, Any] | None = None,
+    ok: dict[str, Any] | None = None,
+    codes: list[int] | None = None,
+    kind: str = "application/json",
+    scope: str | None = None,
+    public: bool = False,
+) -> dict[str, Any]:
+    op: dict[str, Any] = {
+        "summary": summary,
+        "parameters": params or [],
+        "responses": _responses(ok or _OK, *(codes if codes is not None else _AUTH), kind=kind),
+    }
+    if body is not None:
+        op["requestBody"] = _body(body)
+    if public:
+        op["security"] = [{}, {"bearer": []}]
+    else:
+        op["security"] = [{"bearer": [scope] if scope else []}]
+    return op
+
+
+def describe() -> dict[str, Any]:
+    """The OpenAPI document."""
+    game = [_id()]
+    board = "board:play"
+    stream = {"type": "string", "description": "NDJSON: one JSON object a line"}
+    paths: dict[str, Any] = {
+        "/api/account": {"get": _op("who you are", ok=_ANY, codes=[401, 403])},
+        "/api/account/playing": {
+            "get": _op("your games in progress, your turn first", ok=_ANY, codes=[401, 403])
+        },
+        "/api/user/{username}": {
+            "get": _op("a user", params=[_id("username")], ok=_ANY, codes=[401, 404], public=True)
+        },
+        "/api/challenge": {
+            "get": _op("your open challenges", ok=_ANY, codes=[401, 403], scope="challenge:read")
+        },
+        "/api/challenge/open": {
+            "post": _op(
+                "an invitation link",
+                body=_TERMS,
+                ok=_ANY,
+                scope="challenge:write",
+            )
+        },
+        "/api/challenge/{username}": {
+            "post": _op(
+                "challenge a player",
+                params=[_id("username")],
+                body=_TERMS,
+                ok=_ANY,
+                scope="challenge:write",
+            )
+        },
+        "/api/challenge/{id}/show": {
+            "get": _op("a challenge", params=[_id()], ok=_ANY, codes=[401, 404], public=True)
+        },
+        "/api/challenge/{id}/accept": {
+            "post": _op("accept a challenge", params=[_id()], scope="challenge:write")
+        },
+        "/api/challenge/{id}/decline": {
+            "post": _op(
+                "decline a challenge",
+                params=[_id()],
+                body={"type": "object", "properties": {"reason": {"type": "string"}}},
+                scope="challenge:write",
+            )
+        },
+        "/api/challenge/{id}/cancel": {
+            "post": _op("cancel your challenge", params=[_id()], scope="challenge:write")
+        },
+        "/api/lobby/seeks": {
+            "get": _op("the lobby's open seeks", ok=_ANY, codes=[401], public=True)
+        },
+        "/api/lobby/seek": {
+            "post": _op("seek a game in the lobby", body=_TERMS, ok=_ANY, scope="challenge:write")
+        },
+        "/api/stream/event": {
+            "get": _op(
+                "your events (NDJSON, endless)",
+                ok=stream,
+                codes=[401, 403],
+                kind="application/x-ndjson",
+                scope="challenge:read",
+            )
+        },
+        "/api/board/game/stream/{id}": {
+            "get": _op(
+                "your game (NDJSON)",
+                params=game,
+                ok=stream,
+                codes=[401, 403, 404],
+                kind="application/x-ndjson",
+                scope=board,
+            )
+        },
+        "/api/stream/game/{id}": {
+            "get": _op(
+                "watch a game (NDJSON)",
+                params=game,
+                ok=stream,
+                codes=[401, 404],
+                kind="application/x-ndjson",
+                public=True,
+            )
+        },
+        "/api/board/game/{id}/move/{move}": {
+            "post": _op(
+                "play a move (any R21 text the parser takes)",
+                params=[
+                    *game,
+                    _id("move", "the move"),
+                    {
+                        "name": "offeringDraw",
+                        "in": "query",
+                        "required": False,
+                        "schema": {"type": "boolean"},
+                    },
+                ],
+                scope=board,
+            )
+        },
+        "/api/board/game/{id}/chat": {
+            "post": _op(
+                "say something",
+                params=game,
+                body={
+                    "type": "object",
+                    "properties": {
+                        "room": {"type": "string", "enum": ["player", "spectator"]},
+                        "text": {"type": "string", "maxLength": 140},
+                    },
+                    "required": ["text"],
+                },
+                scope=board,
+            ),
+            "get": _op(
+                "the chat you may read",
+                params=game,
+                ok={"type": "array"},
+                codes=[401, 404],
+                public=True,
+            ),
+        },
+        "/api/game/{id}": {
+            "get": _op("a game (gameFull)", params=game, ok=_ANY, codes=[401, 404], public=True)
+        },
+        "/game/export/{id}": {
+            "get": _op(
+                "a game's record",
+                params=game,
+                ok={"type": "string"},
+                codes=[401, 404],
+                kind="application/x-emergo-record",
+                public=True,
+            )
+        },
+    }
+    for action in ("resign", "abort", "claim-victory", "claim-draw"):
+        paths[f"/api/board/game/{{id}}/{action}"] = {
+            "post": _op(f"{action} (your game)", params=game, scope=board)
+        }
+    for kind in ("draw", "takeback"):
+        for answer in ("yes", "no"):
+            paths[f"/api/board/game/{{id}}/{kind}/{answer}"] = {
+                "post": _op(f"{kind}: {answer}", params=game, scope=board)
+            }
+    for state in ("on", "off"):
+        paths[f"/api/board/game/{{id}}/chat/{state}"] = {
+            "post": _op(f"the players' chat {state}", params=game, scope=board)
+        }
+    return {
+        "openapi": "3.1.0",
+        "info": {
+            "title": "Emergo online",
+            "version": "1",
+            "description": "The Board API, shaped as lichess's (docs/online.md lists the "
+            f"differences). Token scopes: {', '.join(SCOPES)}.",
+        },
+        "components": {
+            "securitySchemes": {"bearer": {"type": "http", "scheme": "bearer"}},
+        },
+        "paths": paths,
+    }
+
+
+async def openapi(request: Request) -> Response:
+    return JSONResponse(describe())

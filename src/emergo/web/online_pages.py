@@ -1,0 +1,423 @@
+"""The online site's server-rendered pages: sign up, log in, the account, and placeholders.
+
+Plain HTML forms (no script): every value shown is escaped (:func:`html.escape`), every form
+posts to the site with a CSRF token (the session's; before sign-in, the ``emergo_csrf``
+cookie's), and the strict CSP of the local app stays (with ``form-action 'self'``).  The lobby
+and game pages with the board are built on the JSON and WebSocket API by the board-page work
+(issue 18); until then ``/`` lists the open seeks and your games, and ``/game/{id}`` shows a
+game as text with its data for scripts (``data-game``, ``data-csrf``, ``data-socket``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import html
+import secrets
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, RedirectResponse, Response
+
+from emergo.online.challenges import ChallengeError
+from emergo.online.limits import RateLimited
+from emergo.online.users import AccountError
+from emergo.web.online_auth import (
+    COOKIE,
+    FORM_COOKIE,
+    Actor,
+    ApiError,
+    actor_of,
+    check_csrf,
+    fields_of,
+    site_of,
+)
+from emergo.web.online_json import status_of
+
+e = html.escape
+
+
+def _page(title: str, body: str, actor: Actor | None, status: int = 200) -> HTMLResponse:
+    nav = (
+        f'<a href="/">Lobby</a> · signed in as <b>{e(actor.user.name)}</b> · '
+        f'<a href="/account">Account</a> · <form class="inline" method="post" action="/logout">'
+        f'<input type="hidden" name="csrf" value="{e(actor.csrf or "")}">'
+        f'<button type="submit">Log out</button></form>'
+        if actor is not None
+        else '<a href="/">Lobby</a> · <a href="/login">Log in</a> · <a href="/signup">Sign up</a>'
+    )
+    text = (
+        '<!doctype html>\n<html lang="en"><head><meta charset="utf-8">'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">'
+        f"<title>{e(title)} · Emergo</title>"
+        '<link rel="stylesheet" href="/static/online.css"></head>'
+        f"<body><header><nav>{nav}</nav></header><main><h1>{e(title)}</h1>{body}</main>"
+        "</body></html>\n"
+    )
+    return HTMLResponse(text, status_code=status, headers={"cache-control": "no-store"})
+
+
+def _form_token(request: Request) -> tuple[str, bool]:
+    """The pre-session CSRF token (the cookie's, or a new one to set)."""
+    token = request.cookies.get(FORM_COOKIE)
+    if token and 20 <= len(token) <= 64:
+        return token, False
+    return secrets.token_urlsafe(24), True
+
+
+def _set_form_cookie(request: Request, response: Response, token: str) -> None:
+    response.set_cookie(
+        FORM_COOKIE,
+        token,
+        httponly=True,
+        samesite="strict",
+        secure=site_of(request).config.https,
+        path="/",
+    )
+
+
+def _error(message: str) -> str:
+    return f'<p class="error" role="alert">{e(message)}</p>'
+
+
+def _client(request: Request) -> str:
+    return request.client.host if request.client is not None else "?"
+
+
+# --- sign up, log in, log out ---------------------------------------------------------------------
+
+
+def _account_form(action: str, button: str, token: str, error: str = "", *, twice: bool) -> str:
+    again = (
+        '<label>Password again <input name="password2" type="password" required '
+        'autocomplete="new-password" maxlength="200"></label>'
+        if twice
+        else ""
+    )
+    return (
+        f"{_error(error) if error else ''}"
+        f'<form method="post" action="{action}"><input type="hidden" name="csrf" '
+        f'value="{e(token)}"><label>Name <input name="username" required maxlength="20" '
+        'autocomplete="username" pattern="[A-Za-z0-9][A-Za-z0-9_\\-]{1,19}"></label>'
+        '<label>Password <input name="password" type="password" required maxlength="200" '
+        f'autocomplete="{"new-password" if twice else "current-password"}"></label>{again}'
+        f'<button type="submit">{button}</button></form>'
+    )
+
+
+async def signup_page(request: Request) -> Response:
+    token, fresh = _form_token(request)
+    body = _account_form("/signup", "Sign up", token, twice=True)
+    response = _page("Sign up", body, await actor_of(request))
+    if fresh:
+        _set_form_cookie(request, response, token)
+    return response
+
+
+async def login_page(request: Request) -> Response:
+    token, fresh = _form_token(request)
+    body = _account_form("/login", "Log in", token, twice=False)
+    response = _page("Log in", body, await actor_of(request))
+    if fresh:
+        _set_form_cookie(request, response, token)
+    return response
+
+
+def _check_form_csrf(request: Request, fields: dict[str, Any]) -> None:
+    cookie = request.cookies.get(FORM_COOKIE)
+    given = fields.get("csrf")
+    if request.headers.get("origin") is None:
+        raise ApiError("this form must be sent from the site (no Origin header)", 403)
+    if not cookie or not isinstance(given, str) or not secrets.compare_digest(cookie, given):
+        raise ApiError("the form's CSRF token is missing or wrong: reload the page", 403)
+
+
+def _signed_in(request: Request, cookie: str) -> Response:
+    site = site_of(request)
+    response = RedirectResponse("/", status_code=303)
+    response.set_cookie(
+        COOKIE,
+        cookie,
+        max_age=int(site.config.session_days * 86400),
+        httponly=True,
+        samesite="lax",
+        secure=site.config.https,
+        path="/",
+    )
+    return response
+
+
+async def signup_post(request: Request) -> Response:
+    site = site_of(request)
+    fields = await fields_of(request)
+    _check_form_csrf(request, fields)
+    name, password = fields.get("username", ""), fields.get("password", "")
+    token = request.cookies.get(FORM_COOKIE, "")
+    if password != fields.get("password2"):
+        body = _account_form("/signup", "Sign up", token, "the passwords differ", twice=True)
+        return _page("Sign up", body, None, 400)
+    try:
+        user = await asyncio.to_thread(site.signup, name, password, _client(request))
+    except (AccountError, RateLimited) as err:
+        status = 429 if isinstance(err, RateLimited) else err.status
+        body = _account_form("/signup", "Sign up", token, str(err), twice=True)
+        return _page("Sign up", body, None, status)
+    cookie, _csrf = await asyncio.to_thread(site.users.open_session, user.id)
+    return _signed_in(request, cookie)
+
+
+async def login_post(request: Request) -> Response:
+    site = site_of(request)
+    fields = await fields_of(request)
+    _check_form_csrf(request, fields)
+    token = request.cookies.get(FORM_COOKIE, "")
+    try:
+        user = await asyncio.to_thread(
+            site.login, fields.get("username", ""), fields.get("password", ""), _client(request)
+        )
+    except RateLimited as err:
+        return _page(
+            "Log in", _account_form("/login", "Log in", token, str(err), twice=False), None, 429
+        )
+    if user is None:
+        body = _account_form("/login", "Log in", token, "wrong name or password", twice=False)
+        return _page("Log in", body, None, 401)
+    cookie, _csrf = await asyncio.to_thread(site.users.open_session, user.id)
+    return _signed_in(request, cookie)
+
+
+async def _session(request: Request) -> tuple[Actor, dict[str, Any]]:
+    """A signed-in browser's form post: its actor and fields, CSRF checked."""
+    fields = await fields_of(request)
+    actor = await actor_of(request)
+    if actor is None or actor.via != "session":
+        raise ApiError("sign in first", 401)
+    given = fields.get("csrf") if isinstance(fields.get("csrf"), str) else None
+    check_csrf(request, actor, given)
+    return actor, fields
+
+
+async def logout_post(request: Request) -> Response:
+    site = site_of(request)
+    actor, _fields = await _session(request)
+    if actor.cookie:
+        await asyncio.to_thread(site.users.close_session, actor.cookie)
+    response = RedirectResponse("/", status_code=303)
+    response.delete_cookie(COOKIE, path="/")
+    return response
+
+
+# --- the account ----------------------------------------------------------------------------------
+
+
+def _account_body(actor: Actor, tokens: list[Any], message: str = "", new_token: str = "") -> str:
+    csrf = e(actor.csrf or "")
+    hidden = f'<input type="hidden" name="csrf" value="{csrf}">'
+    rows = "".join(
+        f"<tr><td>{e(t.hint)}…</td><td>{e(' '.join(t.scopes))}</td><td>{e(t.description)}</td>"
+        f'<td><form method="post" action="/account/token/{int(t.id)}/revoke">{hidden}'
+        '<button type="submit">Revoke</button></form></td></tr>'
+        for t in tokens
+    )
+    shown = (
+        f'<p class="token">Your new token (shown once): <code>{e(new_token)}</code></p>'
+        if new_token
+        else ""
+    )
+    scopes = "".join(
+        f'<label><input type="checkbox" name="scope" value="{s}"{" checked" if c else ""}> '
+        f"{s}</label>"
+        for s, c in (
+            ("board:play", True),
+            ("challenge:read", True),
+            ("challenge:write", True),
+            ("bot:play", False),
+        )
+    )
+    return (
+        f"{_error(message) if message else ''}{shown}"
+        "<h2>Change the password</h2>"
+        f'<form method="post" action="/account/password">{hidden}'
+        '<label>Current password <input name="password" type="password" required '
+        'autocomplete="current-password" maxlength="200"></label>'
+        '<label>New password <input name="new" type="password" required '
+        'autocomplete="new-password" maxlength="200"></label>'
+        '<button type="submit">Change</button></form>'
+        "<h2>API tokens</h2>"
+        f"<table><tr><th>Token</th><th>Scopes</th><th>For</th><th></th></tr>{rows}</table>"
+        f'<form method="post" action="/account/token">{hidden}{scopes}'
+        '<label>For <input name="description" maxlength="100"></label>'
+        '<button type="submit">New token</button></form>'
+        "<h2>Delete the account</h2><p>Your games stay, without your name.</p>"
+        f'<form method="post" action="/account/delete">{hidden}'
+        '<label>Password <input name="password" type="password" required '
+        'autocomplete="current-password" maxlength="200"></label>'
+        '<button type="submit">Delete my account</button></form>'
+    )
+
+
+async def account_page(request: Request) -> Response:
+    site = site_of(request)
+    actor = await actor_of(request)
+    if actor is None or actor.via != "session":
+        return RedirectResponse("/login", status_code=303)
+    tokens = await asyncio.to_thread(site.tokens.list, actor.user.id)
+    return _page("Account", _account_body(actor, tokens), actor)
+
+
+async def account_post(request: Request) -> Response:
+    """The account page's forms: password, token, revoke, delete."""
+    site = site_of(request)
+    actor, fields = await _session(request)
+    action = request.path_params["action"]
+    user = actor.user
+    message, new_token, status = "", "", 200
+    if action in ("password", "delete"):
+        checked = await asyncio.to_thread(
+            site.login, user.name, fields.get("password", ""), _client(request)
+        )
+        if checked is None or checked.id != user.id:
+            message, status = "wrong password", 403
+        elif action == "delete":
+            await asyncio.to_thread(site.delete_account, user)
+            response = RedirectResponse("/", status_code=303)
+            response.delete_cookie(COOKIE, path="/")
+            return response
+        else:
+            try:
+                await asyncio.to_thread(site.users.set_password, user.id, fields.get("new", ""))
+                await asyncio.to_thread(site.users.close_sessions, user.id, keep=actor.cookie)
+                message = "password changed; your other sessions were logged out"
+            except AccountError as err:
+                message, status = str(err), 400
+    elif action == "token":
+        raw = await request.body()
+        from urllib.parse import parse_qsl
+
+        scopes = tuple(v for k, v in parse_qsl(raw.decode(errors="replace")) if k == "scope")
+        try:
+            new_token = await asyncio.to_thread(
+                site.tokens.create, user.id, scopes, str(fields.get("description", ""))[:100]
+            )
+        except ValueError as err:
+            message, status = str(err), 400
+    tokens = await asyncio.to_thread(site.tokens.list, user.id)
+    return _page("Account", _account_body(actor, tokens, message, new_token), actor, status)
+
+
+async def token_revoke_post(request: Request) -> Response:
+    site = site_of(request)
+    actor, _fields = await _session(request)
+    try:
+        token_id = int(request.path_params["token_id"])
+    except ValueError:
+        raise ApiError("no such token", 404) from None
+    await asyncio.to_thread(site.tokens.revoke, token_id, actor.user.id)
+    return RedirectResponse("/account", status_code=303)
+
+
+# --- lobby, challenge and game placeholders -------------------------------------------------------
+
+
+def _terms(c: Any) -> str:
+    tc = c.terms.time_control_json()
+    clock = (
+        f"{tc['show']}"
+        if tc["type"] == "clock"
+        else f"{tc['daysPerTurn']} days a move"
+        if tc["type"] == "correspondence"
+        else "unlimited"
+    )
+    rated = "rated" if c.terms.rated else "casual"
+    return (
+        f"{e(c.terms.variant)} · {e(clock)} · {rated} · {e(c.challenger)} plays {e(c.terms.color)}"
+    )
+
+
+async def home(request: Request) -> Response:
+    site = site_of(request)
+    actor = await actor_of(request)
+    seeks = await asyncio.to_thread(site.challenges.seeks)
+    csrf = e(actor.csrf or "") if actor is not None else ""
+    hidden = f'<input type="hidden" name="csrf" value="{csrf}">'
+    items = "".join(
+        f"<li>{_terms(c)}"
+        + (
+            f' <form class="inline" method="post" action="/challenge/{e(c.id)}/accept">{hidden}'
+            '<button type="submit">Accept</button></form>'
+            if actor is not None and c.challenger != actor.user.name
+            else ""
+        )
+        + "</li>"
+        for c in seeks
+    )
+    body = f'<h2>Open seeks</h2><ul class="seeks">{items or "<li>none</li>"}</ul>'
+    if actor is not None:
+        games = await asyncio.to_thread(site.rounds.playing, actor.user.id)
+        mine = "".join(
+            f'<li><a href="/game/{e(g.id)}">{e(g.seats.white)} – {e(g.seats.black)}</a>'
+            f"{' (your turn)' if g.seats.id_of(g.state.turn) == actor.user.id else ''}</li>"
+            for g in games
+        )
+        body += f"<h2>Your games</h2><ul>{mine or '<li>none</li>'}</ul>"
+    body += (
+        '<p class="note">The lobby and game pages with the board come with the board component '
+        "(issue 18); the JSON and WebSocket API is in docs/online.md.</p>"
+    )
+    return _page("Emergo online", body, actor)
+
+
+async def challenge_page(request: Request) -> Response:
+    site = site_of(request)
+    actor = await actor_of(request)
+    challenge = await asyncio.to_thread(site.challenges.get, request.path_params["id"])
+    if challenge is None:
+        return _page("No such challenge", "<p>It may have expired.</p>", actor, 404)
+    body = f"<p>{_terms(challenge)}</p><p>Status: {e(challenge.status)}</p>"
+    if challenge.game_id:
+        body += f'<p><a href="/game/{e(challenge.game_id)}">The game</a></p>'
+    elif actor is None:
+        body += '<p><a href="/login">Log in</a> or <a href="/signup">sign up</a> to accept.</p>'
+    elif challenge.status == "created" and challenge.challenger != actor.user.name:
+        body += (
+            f'<form method="post" action="/challenge/{e(challenge.id)}/accept">'
+            f'<input type="hidden" name="csrf" value="{e(actor.csrf or "")}">'
+            '<button type="submit">Accept</button></form>'
+        )
+    return _page("Challenge", body, actor)
+
+
+async def challenge_accept_post(request: Request) -> Response:
+    site = site_of(request)
+    actor, _fields = await _session(request)
+    try:
+        game_id = await asyncio.to_thread(
+            site.challenges.accept, request.path_params["id"], actor.user
+        )
+    except ChallengeError as err:
+        return _page("Challenge", _error(str(err)), actor, err.status)
+    return RedirectResponse(f"/game/{game_id}", status_code=303)
+
+
+async def game_page(request: Request) -> Response:
+    site = site_of(request)
+    actor = await actor_of(request)
+    game = await asyncio.to_thread(site.rounds.get, request.path_params["id"])
+    if game is None:
+        return _page("No such game", "", actor, 404)
+    s = game.state
+    moves = " ".join(s.moves) or "(no moves yet)"
+    result = s.outcome.reason() if s.outcome is not None else "in progress"
+    scheme = "wss" if site.config.https else "ws"
+    socket = f"{scheme}://{request.url.netloc}/ws/online/game/{game.id}"
+    csrf = e(actor.csrf or "") if actor is not None else ""
+    body = (
+        f'<div id="game" data-game="{e(game.id)}" data-csrf="{csrf}"'
+        f' data-socket="{e(socket)}" data-version="{int(s.version)}">'
+        f"<p>{e(game.seats.white)} (White) – {e(game.seats.black)} (Black) · "
+        f"{e(game.variant)} · {e(game.time_control or 'unlimited')} · "
+        f"{e(status_of(game))}: {e(result)}</p>"
+        f'<p class="moves">{e(moves)}</p>'
+        f'<p><a href="/game/export/{e(game.id)}">Download the record</a></p></div>'
+        '<p class="note">The board comes with the game page (issue 18).</p>'
+    )
+    return _page("Game", body, actor)

@@ -1,0 +1,142 @@
+"""The online site's guard: Host and Origin checks, body limits and security headers.
+
+The local app's :class:`emergo.web.security.Guard` assumes one person on 127.0.0.1 (every POST
+must be JSON, there are no accounts).  The site has accounts, so cross-site requests are refused
+by the CSRF rules of :mod:`emergo.web.online_auth` instead, and clients of the Board API post
+forms and empty bodies as lichess's do.  What stays the same, in an ASGI middleware before any
+route:
+
+* ``Host`` must be a name of the site (``--allow-host``/``allow_hosts``, localhost and the
+  listening address): no DNS rebinding;
+* an ``Origin`` header, when present, must be the site's own origin (``https://`` when the site
+  says it is served over TLS); ``Sec-Fetch-Site: cross-site`` is refused (a WebSocket from
+  another site never opens);
+* request bodies above :data:`MAX_BODY` bytes are refused with 413;
+* every response carries the local app's Content-Security-Policy (scripts, styles and
+  connections from the site only, no inline code, no framing), but with ``form-action 'self'``:
+  the sign-up, log-in and account pages are plain forms that post to the site.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from typing import Any
+from urllib.parse import urlsplit
+
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from emergo.web.security import CSP, HEADERS, LOCAL_HOSTS, BodyTooLarge, split_host
+
+MAX_BODY = 64 * 1024
+"""Largest request body of the site, in bytes (a chat line is 140 characters)."""
+
+ONLINE_CSP = CSP.replace("form-action 'none'", "form-action 'self'")
+_HEADERS = [
+    (name, ONLINE_CSP.encode()) if name == b"content-security-policy" else (name, value)
+    for name, value in HEADERS
+]
+
+
+def headers_of(scope: Scope) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for key, value in scope.get("headers", []):
+        out[key.decode("latin-1").lower()] = value.decode("latin-1")
+    return out
+
+
+class OnlineGuard:
+    """ASGI middleware (module docstring)."""
+
+    def __init__(self, app: ASGIApp, hosts: Iterable[str] = (), *, https: bool = False) -> None:
+        self.app = app
+        self.hosts = LOCAL_HOSTS | {h.lower().strip("[]") for h in hosts}
+        self.https = https
+
+    def origin_ok(self, origin: str, host_header: str) -> bool:
+        """Whether ``origin`` is the site's own, reached as ``host_header``."""
+        host, port = split_host(host_header)
+        try:
+            o = urlsplit(origin)
+            o_port = o.port
+        except ValueError:
+            return False
+        if o.scheme not in ("http", "https"):
+            return False
+        if self.https and o.scheme != "https":
+            return False
+        scheme = "https" if self.https else "http"
+        o_port = o_port or (443 if o.scheme == "https" else 80)
+        port = port or (443 if scheme == "https" else 80)
+        return (o.hostname or "").lower() == host and o_port == port
+
+    def refusal(self, scope: Scope) -> tuple[int, str] | None:
+        headers = headers_of(scope)
+        host_header = headers.get("host", "")
+        host, _port = split_host(host_header)
+        if not host or host not in self.hosts:
+            return 421 if host else 400, f"unexpected Host header {host_header[:80]!r}"
+        origin = headers.get("origin")
+        if origin is not None and not self.origin_ok(origin, host_header):
+            return 403, f"cross-origin request refused (Origin {origin[:80]!r})"
+        if headers.get("sec-fetch-site") == "cross-site":
+            return 403, "cross-site request refused"
+        length = headers.get("content-length")
+        if length is not None and (not length.isdigit() or int(length) > MAX_BODY):
+            return 413, f"request body larger than {MAX_BODY} bytes"
+        return None
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] not in ("http", "websocket"):
+            await self.app(scope, receive, send)
+            return
+        refusal = self.refusal(scope)
+        if refusal is not None:
+            status, message = refusal
+            if scope["type"] == "websocket":
+                await send({"type": "websocket.close", "code": 1008, "reason": message[:120]})
+                return
+            await _json_response(send, status, {"error": message})
+            return
+        if scope["type"] == "websocket":
+            await self.app(scope, receive, send)
+            return
+
+        async def send_with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                message = dict(message)
+                message["headers"] = [*message.get("headers", []), *_HEADERS]
+            await send(message)
+
+        await self.app(scope, _capped(receive), send_with_headers)
+
+
+def _capped(receive: Receive) -> Receive:
+    seen = 0
+
+    async def wrapped() -> Message:
+        nonlocal seen
+        message = await receive()
+        if message["type"] == "http.request":
+            seen += len(message.get("body", b""))
+            if seen > MAX_BODY:
+                raise BodyTooLarge()
+        return message
+
+    return wrapped
+
+
+async def _json_response(send: Send, status: int, body: dict[str, Any]) -> None:
+    data = json.dumps(body).encode()
+    await send(
+        {
+            "type": "http.response.start",
+            "status": status,
+            "headers": [
+                (b"content-type", b"application/json"),
+                (b"content-length", str(len(data)).encode()),
+                *_HEADERS,
+            ],
+        }
+    )
+    await send({"type": "http.response.body", "body": data})

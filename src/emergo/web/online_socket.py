@@ -1,0 +1,414 @@
+"""The online site's WebSockets: a game (players and spectators) and the lobby.
+
+``WS /ws/online/game/{id}`` -- every message is a JSON object with a type ``t``.  The server
+sends:
+
+* ``{"t": "full", "v", "game": gameFull, "you": "white"|"black"|null, "chat": [chatLine...],
+  "playerChat": bool, "spectators": n}`` -- at once, and after ``resync``;
+* ``{"t": "v", "v", "events": [the round's events of version v], "state": gameState}`` -- one a
+  version, in order; a client that sees a gap (its version + 1 != ``v``) sends ``resync``;
+* ``{"t": "chat", "line": chatLine}``, ``{"t": "chatRemoved", "id"}``,
+  ``{"t": "chatRoom", "open": bool}`` (the players' room opened or closed);
+* ``{"t": "opponentGone", "gone": bool, "claimInSeconds"?}`` (players), ``{"t": "crowd",
+  "spectators": n}``;
+* ``{"t": "ack", "id"}`` or ``{"t": "error", "id", "error", "status"}`` -- the answer to each
+  command that had an ``id``; ``{"t": "pong"}``.
+
+The client sends commands ``{"t": ACTION, "id"?: any, "v"?: its version, ...}`` with ACTION one
+of :data:`emergo.online.commands.ACTIONS` (``move`` with ``move``: the text, ``lag``: seconds
+it measured), ``chat`` (``room``, ``text``), ``chat-room`` (``open``), ``resync``, ``ping``.
+Only the game's players may send commands; a spectator's gets a 403 ``error``.
+
+``WS /ws/online/lobby`` -- the server sends ``{"t": "seeks", "seeks": [...]}`` at once and when
+the lobby changes, and (signed in) ``{"t": "event", "event": ...}``: the lines of
+``/api/stream/event``.  Lobby actions are HTTP (``POST /api/lobby/seek`` ...).
+
+A session-cookie socket must come from the site (``Origin``) with the session's CSRF token as
+``?csrf=``; a token socket sends ``Authorization: Bearer``.  Each socket has a bounded send
+queue (:data:`SEND_QUEUE` messages): a client that does not read is dropped (close code 4008),
+never holding up the others.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from typing import Any
+
+from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
+
+from emergo import round as rnd
+from emergo.online.challenges import ChallengeError
+from emergo.online.chat import ChatError
+from emergo.online.commands import ACTIONS
+from emergo.online.db import now
+from emergo.online.limits import RateLimited
+from emergo.online.presence import BEAT
+from emergo.online.rounds import GameError, GameView
+from emergo.online.site import Site
+from emergo.web.online_api import _gone_line, _rooms, site_events_after, site_last_event
+from emergo.web.online_auth import Actor, ApiError, actor_of, check_csrf, site_of
+from emergo.web.online_json import game_full, game_state
+from emergo.web.online_security import MAX_BODY
+
+log = logging.getLogger("emergo.web.online")
+
+SEND_QUEUE = 256
+"""Messages waiting for one slow client before it is dropped."""
+CLOSE_TOO_SLOW = 4008
+
+
+class Outbox:
+    """One socket's bounded send queue and the task that drains it."""
+
+    def __init__(self, ws: WebSocket) -> None:
+        self.ws = ws
+        self.queue: asyncio.Queue[str | None] = asyncio.Queue(SEND_QUEUE)
+        self.dropped = asyncio.Event()
+        self.task = asyncio.get_running_loop().create_task(self._drain())
+
+    def send(self, message: dict[str, Any]) -> None:
+        if self.dropped.is_set():
+            return
+        try:
+            self.queue.put_nowait(json.dumps(message, ensure_ascii=False, separators=(",", ":")))
+        except asyncio.QueueFull:
+            self.dropped.set()
+
+    async def _drain(self) -> None:
+        try:
+            while True:
+                text = await self.queue.get()
+                if text is None:
+                    return
+                await self.ws.send_text(text)
+        except Exception:  # the client went away
+            self.dropped.set()
+
+    async def close(self, code: int = 1000, reason: str = "") -> None:
+        self.task.cancel()
+        with contextlib.suppress(BaseException):
+            await self.task
+        if self.ws.application_state == WebSocketState.CONNECTED:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(self.ws.close(code, reason), 1.0)
+
+
+async def _authenticate(ws: WebSocket) -> Actor | None:
+    """The socket's user (None: anonymous), or it is closed with 4401/4403 and None raised."""
+    actor = await actor_of(ws)
+    if actor is not None:
+        check_csrf(ws, actor, ws.query_params.get("csrf"))
+    return actor
+
+
+async def _refuse(ws: WebSocket, error: ApiError) -> None:
+    await ws.close(4000 + error.status, str(error)[:120])
+
+
+def _error(e: Exception) -> tuple[int, str]:
+    if isinstance(e, RateLimited):
+        return 429, str(e)
+    if isinstance(e, rnd.RoundError):
+        return 400, str(e)
+    status = getattr(e, "status", 400)
+    return int(status), str(e)
+
+
+async def game_socket(ws: WebSocket) -> None:
+    site = site_of(ws)
+    try:
+        actor = await _authenticate(ws)
+    except ApiError as e:
+        await _refuse(ws, e)
+        return
+    game = await asyncio.to_thread(site.rounds.get, ws.path_params["id"])
+    if game is None:
+        await ws.close(4404, "no such game")
+        return
+    await ws.accept()
+    session = GameSession(site, ws, game, actor)
+    await session.run()
+
+
+class GameSession:
+    """One game socket (module docstring)."""
+
+    def __init__(self, site: Site, ws: WebSocket, game: GameView, actor: Actor | None) -> None:
+        self.site = site
+        self.ws = ws
+        self.game = game
+        self.actor = actor
+        self.color = game.seats.color_of(actor.user.id) if actor is not None else None
+        self.version = 0
+        self.last_chat = 0
+        self.sent_chat: list[int] = []
+        self.player_chat = game.player_chat
+        self.gone: bool | None = None
+        self.crowd = -1
+        self.out = Outbox(ws)
+
+    @property
+    def player(self) -> bool:
+        return self.color is not None
+
+    async def run(self) -> None:
+        site, game_id = self.site, self.game.id
+        user_id = self.actor.user.id if self.actor is not None else None
+        if self.player and user_id is not None:
+            site.presence.connect(game_id, user_id)
+        else:
+            site.presence.watch(game_id, 1)
+        sub = site.bus.subscribe(f"g:{game_id}", f"c:{game_id}")
+        tasks: list[asyncio.Task[Any]] = []
+        try:
+            if self.player and user_id is not None:
+                await asyncio.to_thread(site.presence.beat_one, game_id, user_id)
+            await self.send_full()
+            loop = asyncio.get_running_loop()
+            tasks = [
+                loop.create_task(self.receive()),
+                loop.create_task(self.push(sub)),
+                loop.create_task(self.out.dropped.wait()),
+            ]
+            await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            for task in tasks:
+                task.cancel()
+            for task in tasks:
+                with contextlib.suppress(BaseException):
+                    await task
+            sub.close()
+            if self.player and user_id is not None:
+                site.presence.disconnect(game_id, user_id)
+            else:
+                site.presence.watch(game_id, -1)
+            slow = self.out.dropped.is_set() and self.ws.client_state == WebSocketState.CONNECTED
+            await self.out.close(CLOSE_TOO_SLOW if slow else 1000, "too slow" if slow else "")
+
+    async def send_full(self) -> None:
+        site = self.site
+        game = await asyncio.to_thread(site.rounds.get, self.game.id)
+        if game is None:
+            return
+        self.game = game
+        rooms = _rooms(game, self.actor)
+        lines = await asyncio.to_thread(site.chat.lines, game.id, rooms=rooms)
+        crowd = await asyncio.to_thread(site.presence.crowd, game.id)
+        self.version = game.version
+        self.last_chat = max((x.id for x in lines), default=self.last_chat)
+        self.sent_chat = [x.id for x in lines][-200:]
+        self.player_chat = game.player_chat
+        self.out.send(
+            {
+                "t": "full",
+                "v": game.version,
+                "game": game_full(game, now()),
+                "you": None if self.color is None else ("white" if self.color else "black"),
+                "chat": [x.json() for x in lines],
+                "playerChat": game.player_chat,
+                "spectators": crowd,
+            }
+        )
+
+    async def push(self, sub: Any) -> None:
+        """Send what is new whenever the bus says so (and check now and then regardless)."""
+        loop = asyncio.get_running_loop()
+        next_check = 0.0
+        while True:
+            woke = await sub.wait(BEAT)
+            fired = sub.take() if woke else {}
+            if f"g:{self.game.id}" in fired or not woke:
+                await self.send_versions()
+            if f"c:{self.game.id}" in fired:
+                await self.send_chat()
+            if loop.time() >= next_check:
+                next_check = loop.time() + BEAT
+                await self.send_presence()
+
+    async def send_versions(self) -> None:
+        site = self.site
+        found = await asyncio.to_thread(site.rounds.events_after, self.game.id, self.version)
+        if not found:
+            return
+        if found[0][0] != self.version + 1:  # events pruned or a gap: the whole state
+            await self.send_full()
+            return
+        game = await asyncio.to_thread(site.rounds.refresh, self.game)
+        self.game = game
+        t = now()
+        for version, events in found:
+            if version > game.version:
+                break
+            message: dict[str, Any] = {"t": "v", "v": version, "events": events}
+            if version == game.version:
+                message["state"] = game_state(game, t)
+            self.version = version
+            self.out.send(message)
+
+    async def send_chat(self) -> None:
+        site, game = self.site, self.game
+        fresh = await asyncio.to_thread(site.rounds.refresh, game)
+        self.game = game = fresh
+        if fresh.player_chat != self.player_chat:
+            self.player_chat = fresh.player_chat
+            self.out.send({"t": "chatRoom", "open": fresh.player_chat})
+        rooms = _rooms(game, self.actor)
+        lines = await asyncio.to_thread(site.chat.lines, game.id, after=self.last_chat, rooms=rooms)
+        for x in lines:
+            self.last_chat = x.id
+            self.sent_chat = [*self.sent_chat[-199:], x.id]
+            self.out.send({"t": "chat", "line": x.json()})
+        removed = await asyncio.to_thread(site.chat.removed, game.id, self.sent_chat)
+        for line_id in removed:
+            self.sent_chat.remove(line_id)
+            self.out.send({"t": "chatRemoved", "id": line_id})
+
+    async def send_presence(self) -> None:
+        site, game = self.site, self.game
+        crowd = await asyncio.to_thread(site.presence.crowd, game.id)
+        if crowd != self.crowd:
+            self.crowd = crowd
+            self.out.send({"t": "crowd", "spectators": crowd})
+        if self.color is None or game.state.outcome is not None:
+            return
+        since = await asyncio.to_thread(
+            site.presence.gone_since, game.id, game.seats.id_of(not self.color), game.created
+        )
+        if (since is not None) != self.gone:
+            self.gone = since is not None
+            line = _gone_line(game, since)
+            message: dict[str, Any] = {"t": "opponentGone", "gone": line["gone"]}
+            if "claimWinInSeconds" in line:
+                message["claimInSeconds"] = line["claimWinInSeconds"]
+            self.out.send(message)
+
+    async def receive(self) -> None:
+        while True:
+            try:
+                raw = await self.ws.receive_text()
+            except (WebSocketDisconnect, RuntimeError, KeyError):
+                return
+            await self.handle(raw)
+
+    async def handle(self, raw: str) -> None:
+        """One client message: answered, never a crash of the socket."""
+        ident: Any = None
+        try:
+            if len(raw) > MAX_BODY:
+                raise GameError("message too large", 413)
+            try:
+                data = json.loads(raw)
+            except (ValueError, RecursionError):
+                raise GameError("a message is a JSON object") from None
+            if not isinstance(data, dict):
+                raise GameError("a message is a JSON object")
+            ident = data.get("id")
+            if not (ident is None or isinstance(ident, int | str)) or (
+                isinstance(ident, str) and len(ident) > 64
+            ):
+                ident = None
+                raise GameError("id must be a number or a short string")
+            kind = data.get("t")
+            if kind == "ping":
+                self.out.send({"t": "pong"})
+                return
+            if kind == "resync":
+                self.site.local_limits.hit("resyncs", str(id(self)), 5, 1)
+                await self.send_full()
+            else:
+                await self.command(kind, data)
+            if ident is not None:
+                self.out.send({"t": "ack", "id": ident})
+        except (GameError, rnd.RoundError, ChatError, ChallengeError, RateLimited, ApiError) as e:
+            status, message = _error(e)
+            self.out.send({"t": "error", "id": ident, "error": message, "status": status})
+
+    async def command(self, kind: Any, data: dict[str, Any]) -> None:
+        site, actor = self.site, self.actor
+        if actor is None:
+            raise GameError("sign in to play or chat", 401)
+        if kind == "chat":
+            await asyncio.to_thread(
+                site.say, self.game.id, actor.user, data.get("room", "player"), data.get("text")
+            )
+            return
+        if kind == "chat-room":
+            state = data.get("open")
+            if not isinstance(state, bool):
+                raise GameError("open must be true or false")
+            await asyncio.to_thread(site.rounds.set_player_chat, self.game.id, actor.user.id, state)
+            return
+        if kind not in ACTIONS:
+            raise GameError(f"unknown message type {str(kind)[:40]!r}")
+        if not self.player:
+            raise GameError("spectators only watch", 403)
+        fields: dict[str, Any] = {"version": data.get("v")}
+        if kind == "move":
+            fields.update(
+                text=data.get("move"),
+                lag=data.get("lag", 0.0),
+                offering_draw=data.get("offeringDraw") is True,
+            )
+        await asyncio.to_thread(site.play, self.game.id, actor.user, kind, **fields)
+
+
+async def lobby_socket(ws: WebSocket) -> None:
+    site = site_of(ws)
+    try:
+        actor = await _authenticate(ws)
+    except ApiError as e:
+        await _refuse(ws, e)
+        return
+    await ws.accept()
+    out = Outbox(ws)
+    topics = ["lobby"] + ([f"u:{actor.user.id}"] if actor is not None else [])
+    sub = site.bus.subscribe(*topics)
+    base = str(ws.base_url).replace("ws", "http", 1).rstrip("/")
+
+    async def seeks() -> None:
+        found = await asyncio.to_thread(site.challenges.seeks)
+        out.send({"t": "seeks", "seeks": [c.json(base) for c in found]})
+
+    async def push() -> None:
+        last = await asyncio.to_thread(site_last_event, site, actor.user.id) if actor else 0
+        await seeks()
+        while True:
+            woke = await sub.wait(30.0)
+            fired = sub.take() if woke else {}
+            if "lobby" in fired or not woke:
+                await seeks()
+            if actor is not None and f"u:{actor.user.id}" in fired:
+                events = await asyncio.to_thread(site_events_after, site, actor.user.id, last)
+                for event_id, data in events:
+                    last = event_id
+                    out.send({"t": "event", "event": data})
+
+    async def receive() -> None:
+        while True:
+            try:
+                raw = await ws.receive_text()
+            except (WebSocketDisconnect, RuntimeError, KeyError):
+                return
+            if raw.strip() in ('{"t":"ping"}', '{"t": "ping"}'):
+                out.send({"t": "pong"})
+
+    loop = asyncio.get_running_loop()
+    tasks = [
+        loop.create_task(push()),
+        loop.create_task(receive()),
+        loop.create_task(out.dropped.wait()),
+    ]
+    try:
+        await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(BaseException):
+                await task
+        sub.close()
+        slow = out.dropped.is_set()
+        await out.close(CLOSE_TOO_SLOW if slow else 1000, "too slow" if slow else "")
