@@ -23,13 +23,15 @@ import sys
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
-from emergo.cli.common import EXIT_FAILURE, CliError
+from emergo.cli.common import EXIT_FAILURE, CliError, int_range
 from emergo.online import config as online_config
 
 if TYPE_CHECKING:
     from emergo.online.site import Site
     from emergo.online.users import User
 
+MAX_ID = 2**63 - 1
+"""The largest row id the databases hold."""
 HELP = "administer the online site: migrate, add users, tokens, disable, remove chat"
 
 
@@ -61,12 +63,12 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     listing = actions.add_parser("list-tokens", help="list an account's tokens")
     listing.add_argument("name")
     revoke = actions.add_parser("revoke-token", help="remove a token by its id (list-tokens)")
-    revoke.add_argument("token_id", type=int, metavar="ID")
+    revoke.add_argument("token_id", type=int_range(1, MAX_ID), metavar="ID")
     disable = actions.add_parser("disable", help="stop an account from logging in")
     disable.add_argument("name")
     disable.add_argument("--enable", action="store_true", help="allow it again")
     remove = actions.add_parser("chat-remove", help="remove a chat line by its id")
-    remove.add_argument("message_id", type=int, metavar="MESSAGE_ID")
+    remove.add_argument("message_id", type=int_range(1, MAX_ID), metavar="MESSAGE_ID")
     p.set_defaults(run=run)
 
 
