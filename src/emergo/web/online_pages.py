@@ -16,7 +16,7 @@ import secrets
 from typing import Any
 
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, RedirectResponse, Response
+from starlette.responses import RedirectResponse, Response
 
 from emergo.online.challenges import ChallengeError
 from emergo.online.limits import RateLimited
@@ -31,29 +31,10 @@ from emergo.web.online_auth import (
     fields_of,
     site_of,
 )
+from emergo.web.online_html import page as _page
 from emergo.web.online_json import status_of
 
 e = html.escape
-
-
-def _page(title: str, body: str, actor: Actor | None, status: int = 200) -> HTMLResponse:
-    nav = (
-        f'<a href="/">Lobby</a> · signed in as <b>{e(actor.user.name)}</b> · '
-        f'<a href="/account">Account</a> · <form class="inline" method="post" action="/logout">'
-        f'<input type="hidden" name="csrf" value="{e(actor.csrf or "")}">'
-        f'<button type="submit">Log out</button></form>'
-        if actor is not None
-        else '<a href="/">Lobby</a> · <a href="/login">Log in</a> · <a href="/signup">Sign up</a>'
-    )
-    text = (
-        '<!doctype html>\n<html lang="en"><head><meta charset="utf-8">'
-        '<meta name="viewport" content="width=device-width, initial-scale=1">'
-        f"<title>{e(title)} · Emergo</title>"
-        '<link rel="stylesheet" href="/static/online.css"></head>'
-        f"<body><header><nav>{nav}</nav></header><main><h1>{e(title)}</h1>{body}</main>"
-        "</body></html>\n"
-    )
-    return HTMLResponse(text, status_code=status, headers={"cache-control": "no-store"})
 
 
 def _form_token(request: Request) -> tuple[str, bool]:
@@ -359,6 +340,8 @@ async def home(request: Request) -> Response:
             for g in games
         )
         body += f"<h2>Your games</h2><ul>{mine or '<li>none</li>'}</ul>"
+        unread = await asyncio.to_thread(site.notices.unread, actor.user.id)
+        body += f'<p><a href="/notifications">Notifications</a>: {unread} unread</p>'  # issue 21
     body += (
         '<p class="note">The lobby and game pages with the board come with the board component '
         "(issue 18); the JSON and WebSocket API is in docs/online.md.</p>"
@@ -420,4 +403,7 @@ async def game_page(request: Request) -> Response:
         f'<p><a href="/game/export/{e(game.id)}">Download the record</a></p></div>'
         '<p class="note">The board comes with the game page (issue 18).</p>'
     )
+    from emergo.web.online_player_pages import game_extras  # issue 21
+
+    body += await asyncio.to_thread(game_extras, site, game, actor)
     return _page("Game", body, actor)
