@@ -180,8 +180,27 @@ def test_perft_finished_game_has_no_moves_R18_R19a() -> None:
 
 def test_perft_usage_errors_exit_2() -> None:
     assert_clean_error(run("perft", "-1"), 2)
+    assert "must be in 0..64, not '-1'" in run("perft", "-1").stderr
     assert run("perft", "x").returncode == 2
     assert_clean_error(run("perft", "2", "w 12"), 2)
+
+
+@pytest.mark.parametrize("depth", ["65", "99", "1000"])
+def test_perft_depth_beyond_the_kernel_is_refused_at_once(depth: str) -> None:
+    # the range the command states is the one it can count: 99 used to fail inside the kernel
+    # with "depth must be 0..64, not 98" (the first ply counted apart), 65 to run for ever
+    proc = run("perft", depth, timeout=30)
+    assert_clean_error(proc, 2)
+    assert proc.stderr.splitlines()[-1] == (
+        f"emergo perft: argument DEPTH: must be in 0..64, not '{depth}'"
+    )
+
+
+def test_perft_depth_limit_is_the_kernels() -> None:
+    from emergo.cli.perft import PERFT_DEPTH_MAX
+
+    kernel = pytest.importorskip("emergo._kernel")
+    assert kernel.MAX_PERFT_DEPTH == PERFT_DEPTH_MAX
 
 
 # --- show ---------------------------------------------------------------------------------------

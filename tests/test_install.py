@@ -185,6 +185,12 @@ def test_the_sdist_holds_what_a_build_needs_and_its_wheel_works(tmp_path: Path) 
         assert name in files, f"the wheel lacks {name}"
     assert any(n.startswith("emergo/_kernel.") and n.endswith((".so", ".pyd")) for n in files)
     assert not [n for n in files if n.endswith((".c", ".h"))], "C sources in the wheel"
+    # every file of the web page, its subfolders too (board/, page/, sounds/)
+    static = ROOT / "src" / "emergo" / "web" / "static"
+    for path in static.rglob("*"):
+        if path.is_file():
+            name = f"emergo/web/static/{path.relative_to(static).as_posix()}"
+            assert name in files, f"the wheel lacks {name}"
 
     # Installed in a fresh virtual environment, away from this source tree.
     venv = tmp_path / "venv"

@@ -97,10 +97,12 @@ def test_tolerant_file_reads_as_the_canonical_games_R21() -> None:
     with open(RECORDS / "canonical.egn") as f:
         canonical = list(read_games(f))
     assert len(tolerant) == 4  # the first four games of canonical.egn
+    assert [g.marks for g in tolerant] == [{17: "!", 18: "!"}, {}, {}, {}]  # "d6!", "$1"
     for a, b in zip(tolerant, canonical[:4], strict=True):
         assert a.moves == b.moves
         assert dict(a.headers) == dict(b.headers)
         assert a.comments == b.comments
+        a.marks.clear()  # the canonical file has no marks
         assert str(a) == str(b)
 
 
@@ -264,6 +266,27 @@ def test_comments_are_kept_per_ply() -> None:
         "third} 2... e9 {last} *\n"
     )
     assert read_one(out).comments == game.comments
+
+
+def test_move_marks_are_kept_and_written_after_their_moves() -> None:
+    # marks glued to moves (as in PGN) and NAGs $1-$6 are kept by ply; other NAGs are skipped
+    game = read_one("1. d7!? e1?? 2. c7 $1 e9 $14 3. c6?! *\n")
+    assert game.marks == {1: "!?", 2: "??", 3: "!", 5: "?!"}
+    out = write_game(game)
+    assert "1. d7!? e1?? 2. c7! e9 3. c6?! *" in out
+    assert read_one(out).marks == game.marks
+    game.marks[4] = "!!"
+    assert "e9!!" in write_game(game)
+
+
+@pytest.mark.parametrize(
+    ("marks", "message"), [({9: "!"}, "mark of ply 9"), ({1: "!!!"}, "a mark is one of")]
+)
+def test_bad_marks_are_refused_when_written(marks: dict[int, str], message: str) -> None:
+    game = read_one("1. d7 e1 *\n")
+    game.marks = marks
+    with pytest.raises(RecordError, match=message):
+        write_game(game)
 
 
 # --- errors ---------------------------------------------------------------------------------------

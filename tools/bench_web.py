@@ -4,8 +4,9 @@
         [--clients 50] [--seconds 30] [--src DIR --src DIR ...]
 
 * ``first``: time from navigation to the first board drawn (the page's performance mark
-  ``emergo-board-drawn``) in headless Chromium, over ``--loads`` fresh page loads, and the
-  page's weight (every file it loads, uncompressed).
+  ``emergo-board-drawn``) in headless Chromium, over ``--loads`` fresh page loads (with several
+  ``--src``, the servers take turns load by load), and the page's weight (every file it loads,
+  uncompressed).
 * ``roundtrip``: a hot-seat game open in two tabs; a move clicked in one tab, timed until the
   other tab has drawn it (loopback, the real page both ends), over ``--moves`` moves.  The times
   are taken inside the pages (the Performance API; both tabs share the machine's clock), so the
@@ -186,37 +187,45 @@ def post(url: str, body: dict[str, Any]) -> Any:
         return json.load(r)
 
 
-def first_board(loads: int, src: str | None = None) -> dict[str, float]:
+def first_board(loads: int, sources: list[str | None]) -> list[dict[str, Any]]:
+    """The first board of ``loads`` page loads on each server, the servers taking turns load by
+    load (so that both see the same machine load), and each page's weight."""
     from playwright.sync_api import sync_playwright
 
-    with server(src) as srv, sync_playwright() as p:
+    with ExitStack() as stack, sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        context = browser.new_context(viewport={"width": 1200, "height": 860})
-        times = []
-        weight = 0
+        servers = [stack.enter_context(server(src)) for src in sources]
+        contexts = [browser.new_context(viewport={"width": 1200, "height": 860}) for _ in servers]
+        times: list[list[float]] = [[] for _ in servers]
+        weights = [0] * len(servers)
         for i in range(loads + 1):
-            page = context.new_page()
-            page.goto(srv.base + "/")
-            page.wait_for_selector("html[data-ready='1']")
-            ms = page.evaluate(
-                "() => performance.getEntriesByName('emergo-board-drawn')[0].startTime"
-            )
-            if i:  # the first load fills the cache
-                times.append(float(ms))
-            else:  # the page's weight: every file of the first (uncached) load, uncompressed
-                weight = page.evaluate(
-                    "() => performance.getEntriesByType('navigation').concat("
-                    "performance.getEntriesByType('resource'))"
-                    ".reduce((n, e) => n + e.decodedBodySize, 0)"
+            for k, (srv, context) in enumerate(zip(servers, contexts, strict=True)):
+                page = context.new_page()
+                page.goto(srv.base + "/")
+                page.wait_for_selector("html[data-ready='1']")
+                ms = page.evaluate(
+                    "() => performance.getEntriesByName('emergo-board-drawn')[0].startTime"
                 )
-            page.close()
+                if i:  # the first load fills the cache
+                    times[k].append(float(ms))
+                else:  # the page's weight: every file of the first (uncached) load, uncompressed
+                    weights[k] = page.evaluate(
+                        "() => performance.getEntriesByType('navigation').concat("
+                        "performance.getEntriesByType('resource'))"
+                        ".reduce((n, e) => n + e.decodedBodySize, 0)"
+                    )
+                page.close()
         browser.close()
-    return {
-        "loads": loads,
-        "median_ms": pct(times, 50),
-        "p95_ms": pct(times, 95),
-        "page_bytes": weight,
-    }
+    return [
+        {
+            "server": srv.label,
+            "loads": loads,
+            "median_ms": pct(t, 50),
+            "p95_ms": pct(t, 95),
+            "page_bytes": w,
+        }
+        for srv, t, w in zip(servers, times, weights, strict=True)
+    ]
 
 
 def click_centre(page: Any, selector: str) -> None:
@@ -462,8 +471,8 @@ def main() -> None:
     args = p.parse_args()
     sources: list[str | None] = list(args.src) or [None]
     if args.what in ("first", "all"):
-        for src in sources:
-            print(f"first board ({src or 'installed'}):", json.dumps(first_board(args.loads, src)))
+        for result in first_board(args.loads, sources):
+            print(f"first board ({result['server']}):", json.dumps(result))
     if args.what in ("roundtrip", "all"):
         for report in round_trip(args.moves, sources):
             show_trips(report)

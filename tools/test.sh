@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Set up the project in a fresh virtual environment and run every check: lint, format, types,
-# the whole test suite (with the sdist and wheel check), the web front end's type check and lint,
+# the whole test suite (with the sdist and wheel check), the web front end's type check, lint and
+# unit tests,
 # the install without a C compiler, and the differential tests against a sanitizer build of the
 # C kernel.
 set -euo pipefail
@@ -29,11 +30,11 @@ echo "== ruff check"; .venv/bin/ruff check .
 echo "== ruff format --check"; .venv/bin/ruff format --check .
 echo "== mypy --strict"; .venv/bin/mypy
 echo "== lint-imports (the layers of the module map)"; .venv/bin/lint-imports
-echo "== web front end: tsc --checkJs and eslint (tools/web-check)"
+echo "== web front end: tsc --checkJs, eslint and the unit tests of the board and pages (tools/web-check)"
 if ! command -v npm >/dev/null && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
   apt-get update -q >/dev/null && apt-get install -y -q nodejs npm >/dev/null
 fi
-(cd tools/web-check && npm ci --no-audit --no-fund --loglevel=error && npm run --silent check)
+(cd tools/web-check && npm ci --no-audit --no-fund --loglevel=error && npm run --silent check && npm test)
 echo "== pytest"; .venv/bin/python -m pytest -q
 echo "== install without a C compiler, then the tests there (the kernel's tests skip)"
 bash tools/no_compiler.sh

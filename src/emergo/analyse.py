@@ -240,6 +240,7 @@ class GameReview:
         game = Game(self.game.headers)
         game.moves = list(self.game.moves)
         game.comments = dict(self.game.comments)
+        game.marks = dict(self.game.marks)
         for review in self.moves:
             ours = self.annotation(review, names)
             old = game.comments.get(review.ply)

@@ -67,6 +67,11 @@ _DEFAULTS = {
 # Canonical tag order: the roster, then the tags about the game itself, then all others.
 _ORDER = (*TAG_ROSTER, "Variant", "Position", "Termination")
 
+MARKS = ("!!", "!", "!?", "?!", "?", "??")
+"""Move marks (as in PGN): brilliant, good, interesting, dubious, mistake, blunder."""
+_NAG_MARKS = {1: "!", 2: "?", 3: "!!", 4: "??", 5: "!?", 6: "?!"}  # PGN's NAGs $1..$6
+_MARK_SUFFIX = re.compile(r"[!?]+$")
+
 RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
 """Result values (R20): White's score first; ``*`` while unknown or unfinished."""
 _RESULT_ALIASES = {"½-½": "1/2-1/2"}
@@ -295,7 +300,8 @@ class Game:
     """One game: tag pairs, the moves from the start position, and comments.
 
     ``comments[0]`` is the comment before the first move, ``comments[n]`` the one after the
-    n-th move.  ``errors`` holds what went wrong when the game was read with
+    n-th move; ``marks[n]`` is the n-th move's mark (one of :data:`MARKS`, written after the
+    move: ``e5!?``).  ``errors`` holds what went wrong when the game was read with
     ``errors="collect"`` (the moves then stop before the first bad one).
 
     >>> game = Game(White="Ann", Black="Bob")
@@ -321,6 +327,7 @@ class Game:
         self.headers = Headers(headers, **tags)
         self.moves: list[Move] = []
         self.comments: dict[int, str] = {}
+        self.marks: dict[int, str] = {}
         self.errors: list[RecordError] = []
         self._cache: tuple[tuple[str | None, str | None], Board] | None = None
 
@@ -491,11 +498,16 @@ def write_game(game: Game, *, names: Names = "oblique") -> str:
     extra = [ply for ply in game.comments if not 0 <= ply <= len(game.moves)]
     if extra:
         raise RecordError(f"comment after ply {extra[0]}, but the game has {len(game.moves)}")
+    for ply, mark in game.marks.items():
+        if not 1 <= ply <= len(game.moves):
+            raise RecordError(f"mark of ply {ply}, but the game has {len(game.moves)}")
+        if mark not in MARKS:
+            raise RecordError(f"mark {mark!r} of ply {ply}: a mark is one of {' '.join(MARKS)}")
     tokens += _comment_tokens(0, game.comments.get(0, ""))
     resume = True  # a number is due before Black's move: at the start and after a comment
     for ply, move in enumerate(game.moves):
         number, white = _number(ply, start.turn)
-        text = start.move_text(move, names)
+        text = start.move_text(move, names) + game.marks.get(ply + 1, "")
         # A move number stays on the line of its move.
         if white:
             text = f"{number}. {text}"
@@ -818,7 +830,9 @@ class _Parser:
             elif kind == "bad":
                 what = "variations are not supported" if token in "()" else "unexpected"
                 self.error(f"{what}: {token!r}", line)
-            # move numbers and NAGs ($1) are not needed to replay a game
+            elif kind == "nag":
+                self.add_nag(token)
+            # move numbers are not needed to replay a game
         return False
 
     def move_token(self, token: str, line: int) -> None:
@@ -853,6 +867,15 @@ class _Parser:
             return
         board.push(move)
         self.game.moves.append(move)
+        mark = _MARK_SUFFIX.search(text)
+        if mark is not None and mark.group() in MARKS:  # the parser read the move without it
+            self.game.marks[len(self.game.moves)] = mark.group()
+
+    def add_nag(self, token: str) -> None:
+        """A NAG after a move: $1-$6 are its mark (!, ?, !!, ??, !?, ?!); others are skipped."""
+        mark = _NAG_MARKS.get(int(token[1:])) if len(token) < 6 else None
+        if mark is not None and self.game.moves and not self.broken:
+            self.game.marks[len(self.game.moves)] = mark
 
     def add_comment(self, text: str) -> None:
         text = " ".join(text.split())  # whitespace is not kept, so wrapping cannot change it

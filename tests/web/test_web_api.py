@@ -143,6 +143,8 @@ def test_saved_games_endpoints(client: TestClient, store: Store) -> None:
     assert data["state"]["phase"] == "capture"
     text = client.get(f"/api/games/{game}/record").text
     assert '[White "Freeling"]' in text and "h4xf4xd4" in text
+    day = store.game(game)["created"][:10].replace("-", ".")  # type: ignore[index]
+    assert f'[Date "{day}"]' in text  # the day it began, not ????.??.??
     assert client.delete(f"/api/games/{game}").status_code == 200
     assert client.get(f"/api/games/{game}").status_code == 404
     assert client.get("/api/games/abc").status_code == 404
@@ -163,7 +165,7 @@ def test_reopening_the_store_keeps_what_was_committed(tmp_path: Path) -> None:
 
 
 def test_security_headers_on_every_answer(client: TestClient) -> None:
-    for path in ("/", "/static/app.js", "/api/position", "/api/nothing"):
+    for path in ("/", "/static/built/main.js", "/api/position", "/api/nothing"):
         r = client.get(path)
         assert r.headers["content-security-policy"] == CSP
         assert "'unsafe-inline'" not in CSP and "'unsafe-eval'" not in CSP

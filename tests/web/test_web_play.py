@@ -203,6 +203,8 @@ def test_position_editor_is_checked_by_the_server(page: Any, server: str) -> Non
     page.fill("#hand-b", "8")
     page.select_option("#brush", "white")
     click(page, "#board .cell[data-square='c4']")
+    expect(page.locator("#hand-w")).to_have_value("7")  # the man came from White's hand
+    page.fill("#hand-w", "8")
     page.click("#edit-done")
     expect(page.locator("#message")).to_contain_text("9 men")  # 8 in hand + 1: too many
     page.fill("#hand-w", "6")
@@ -262,10 +264,12 @@ def test_engine_thinking_hint_draw_resign(page: Any, server: str) -> None:
     page.click("#hint")
     expect(page.locator("#message")).to_contain_text("Hint:", timeout=10000)
     page.click("#draw")
+    page.click("#confirm-yes")  # an offer is confirmed first
     expect(page.locator("#message")).to_contain_text("declines", timeout=10000)
     page.evaluate("() => window.__sockets.forEach((s) => s.close())")  # the connection drops
     expect(page.locator("#message")).to_contain_text("reconnecting")
     page.wait_for_function("() => window.__sockets.filter((s) => s.readyState === 1).length")
     page.click("#resign")
+    page.click("#confirm-yes")  # so is resigning
     expect(page.locator("#result")).to_contain_text("1-0 (Black resigned (R20))", timeout=10000)
     assert page.locator("#status").inner_text().startswith("Game over")

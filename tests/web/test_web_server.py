@@ -52,7 +52,7 @@ def test_serve_prints_its_url_and_answers(tmp_path: Path) -> None:
             assert json.load(r) == {"ok": True}
         with urllib.request.urlopen(url, timeout=5) as r:
             page = r.read().decode()
-            assert "/static/app.js" in page
+            assert "/static/built/main.js" in page
             assert "default-src 'none'" in r.headers["content-security-policy"]
         assert (tmp_path / "db.sqlite3").exists()
     finally:

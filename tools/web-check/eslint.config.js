@@ -4,6 +4,7 @@ import globals from "globals";
 
 // Run from the repository root (npm run check does): with --config the base path is the cwd.
 export default [
+  {ignores: ["src/emergo/web/static/built/"]},
   js.configs.recommended,
   {
     files: ["src/emergo/web/static/**/*.js"],
@@ -21,5 +22,10 @@ export default [
       "no-implied-eval": "error",
       "no-new-func": "error",
     },
+  },
+  {
+    // the unit tests (node --test): Node's globals, the same rules
+    files: ["tools/web-check/test/**/*.js", "tools/web-check/*.mjs"],
+    languageOptions: {ecmaVersion: 2022, sourceType: "module", globals: {...globals.node}},
   },
 ];

@@ -19,7 +19,10 @@ from emergo.cli.common import (
 )
 from emergo.geometry import Names
 from emergo.players import count_perft
-from emergo.wire import DEPTH_MAX
+
+PERFT_DEPTH_MAX = 64
+"""The deepest count: the C kernel's ``MAX_PERFT_DEPTH`` (perft.h; a test checks they agree), for
+the reference too, so every depth the command takes can be counted by both."""
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -35,7 +38,10 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         ),
     )
     p.add_argument(
-        "depth", type=int_range(0, DEPTH_MAX), metavar="DEPTH", help=f"plies, 0..{DEPTH_MAX}"
+        "depth",
+        type=int_range(0, PERFT_DEPTH_MAX),
+        metavar="DEPTH",
+        help=f"plies, 0..{PERFT_DEPTH_MAX}",
     )
     p.add_argument("position", nargs="*", metavar="POSITION", help="default: the start")
     p.add_argument("--divide", action="store_true", help="one line per first move, then total")

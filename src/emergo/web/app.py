@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import datetime as dt
 import io
 import logging
 import threading
@@ -61,6 +62,7 @@ from emergo.web.positions import (
     geometry_data,
     line_data,
     move_data,
+    outcome_data,
     parse_move,
     position_data,
 )
@@ -77,6 +79,7 @@ SETTINGS = {
     "coordinates": (True, False),
     "animation": (True, False),
     "flipped": (True, False),
+    "sound": (True, False),
 }
 """The settings the page may store, with their allowed values."""
 
@@ -246,13 +249,19 @@ async def api_record_import(request: Request) -> Response:
             for move in game.moves:
                 moves.append(move_data(board, move))
                 board.push(move)
+            try:  # the end as the record has it (resigned, on time, agreed), with its reason
+                outcome = game.outcome()
+            except ValueError:  # a game read up to an error: its moves stop before the end
+                outcome = None
             games.append(
                 {
                     "tags": dict(game.headers),
                     "start": start.position(),
                     "moves": moves,
                     "comments": {str(k): v for k, v in game.comments.items()},
+                    "marks": {str(k): v for k, v in game.marks.items()},
                     "result": game.headers.get("Result", "*"),
+                    "outcome": outcome_data(outcome) if outcome is not None else None,
                     "errors": [str(e) for e in game.errors],
                 }
             )
@@ -263,8 +272,20 @@ async def api_record_import(request: Request) -> Response:
     return JSONResponse({"games": games})
 
 
+def _by_ply(data: JSON, key: str) -> dict[int, str]:
+    """``{"1": "text", ...}``: short strings by ply (the record's comments or marks)."""
+    value = data.get(key) or {}
+    if not isinstance(value, dict) or not all(
+        isinstance(k, str) and k.isdecimal() and len(k) < 6 and isinstance(v, str) and len(v) < 1000
+        for k, v in value.items()
+    ):
+        raise RequestError(f"{key} must be an object of short strings by ply")
+    return {int(k): clean_name(v, f"the {key} of ply {k}", limit=1000) for k, v in value.items()}
+
+
 async def api_record_export(request: Request) -> Response:
-    """Write the line from ``pos`` through ``moves`` as a record, with ``tags``."""
+    """Write the line from ``pos`` through ``moves`` as a record, with ``tags``, ``comments``
+    and ``marks`` (by ply); the ``Date`` is today's unless a tag gives it."""
     data = await body_json(request)
     board = board_of(data)
     tags = data.get("tags") or {}
@@ -275,8 +296,11 @@ async def api_record_export(request: Request) -> Response:
         raise RequestError("tags must be an object of short strings")
     for key, value in tags.items():  # one line of printable text each, as names
         clean_name(value, f"the tag {key}", limit=1000)
+    tags = {"Date": dt.date.today().strftime("%Y.%m.%d"), **tags}
     try:
         game = record.Game.from_board(board, **tags)
+        game.comments = _by_ply(data, "comments")
+        game.marks = _by_ply(data, "marks")
         text = record.write_game(game, names=names_of(data.get("names")))
     except ValueError as e:
         raise RequestError(f"cannot write the record: {e}", kind="record") from None

@@ -831,6 +831,8 @@ async def game_record(request: Request) -> Response:
     saved = await asyncio.to_thread(_saved, store, _game_id(request))
     board = board_from(saved["start"], list(saved.get("moves", [])))
     tags = {"White": saved["white"], "Black": saved["black"], **(saved.get("tags") or {})}
+    if saved.get("created"):  # the day the game began, unless a tag of its own says otherwise
+        tags.setdefault("Date", saved["created"][:10].replace("-", "."))
     # Names and tags are checked at the door, but a store may hold older ones a record cannot
     # (a newline in a name): each is written as one clean line, a tag of a bad name left out.
     game = record.Game.from_board(

@@ -13,7 +13,7 @@ import threading
 from collections import OrderedDict
 from typing import Any
 
-from emergo.board import COLOR_NAMES, Board, Color, Move, MoveKind
+from emergo.board import COLOR_NAMES, Board, Color, Move, MoveKind, Outcome
 from emergo.errors import AmbiguousMoveError, IllegalMoveError, InvalidPositionError
 from emergo.geometry import Geometry, Names
 
@@ -213,18 +213,19 @@ def position_data(board: Board) -> JSON:
     if outcome is not None:
         data.update(phase="over", required="", forbidden={}, moves=[])  # none after the end
     data["lastMove"] = move_data(board, board.move_stack[-1]) if board.move_stack else None
-    data["outcome"] = (
-        {
-            "result": outcome.result(),
-            "termination": outcome.termination.value,
-            "reason": outcome.reason(),
-            "winner": None if outcome.winner is None else color_name(outcome.winner),
-        }
-        if outcome is not None
-        else None
-    )
+    data["outcome"] = outcome_data(outcome) if outcome is not None else None
     data["ply"] = len(board.move_stack)
     return data
+
+
+def outcome_data(outcome: Outcome) -> JSON:
+    """The end of a game as JSON: result, termination, the reason in words (with its rule)."""
+    return {
+        "result": outcome.result(),
+        "termination": outcome.termination.value,
+        "reason": outcome.reason(),
+        "winner": None if outcome.winner is None else color_name(outcome.winner),
+    }
 
 
 def _required(board: Board) -> str:

@@ -4,6 +4,9 @@ A study is a start position (R22) and a tree of moves from it, as JSON::
 
     {"start": "w 12/12", "name": "", "tree": [{"move": "d4", "children": [...]}, ...]}
 
+A node may also carry the player's ``comment`` and ``mark`` (``!?`` ...: the record's MARKS),
+kept as they are given.
+
 ``tree`` holds the root's children; a node's first child continues its line, the others are
 variations (the page's order).  The server replays every node with :class:`emergo.Board`
 before it stores anything: a move that is not legal where it stands, two children with the
@@ -23,6 +26,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from emergo.board import Board
+from emergo.record import MARKS
 from emergo.web.inputs import body_json, clean_name, id_of
 from emergo.web.positions import JSON, MAX_MOVES, MAX_TEXT, RequestError, board_from, move_data
 from emergo.web.store import Store
@@ -31,6 +35,8 @@ MAX_NODES = 5000
 """Most moves a study holds (all its variations)."""
 MAX_DEPTH = MAX_MOVES
 """Most moves of one line from the start."""
+MAX_COMMENT = 1000
+"""Most characters of a node's comment."""
 
 
 def check_tree(start: Any, tree: Any) -> tuple[Board, list[JSON], int]:
@@ -77,11 +83,35 @@ def check_tree(start: Any, tree: Any) -> tuple[Board, list[JSON], int]:
         if any(sibling["move"] == canonical for sibling in target):
             raise RequestError(f"node {_where(here)}: {canonical} is there twice", path=here)
         checked: JSON = {"move": canonical, "children": []}
+        checked.update(_annotation(node, here))
         target.append(checked)
         board.push(move)
         stack.append((nodes, target, path, index + 1))  # the next sibling, after the subtree
         stack.append((children, checked["children"], here, 0))
     return board, out, count
+
+
+def _annotation(node: JSON, path: list[int]) -> JSON:
+    """A node's hand-written comment (one line, at most MAX_COMMENT characters, no ``}``: the
+    record format's comments) and mark (one of the record's MARKS), checked; absent ones omitted."""
+    out: JSON = {}
+    try:
+        comment = clean_name(node.get("comment"), "a comment", limit=MAX_COMMENT)
+    except RequestError as e:
+        raise RequestError(f"node {_where(path)}: {e}", path=path) from None
+    if "}" in comment:
+        raise RequestError(f"node {_where(path)}: a comment cannot hold a }}", path=path)
+    comment = " ".join(comment.split())
+    if comment:
+        out["comment"] = comment
+    mark = node.get("mark", "")
+    if mark not in ("", *MARKS):
+        raise RequestError(
+            f"node {_where(path)}: a mark is one of {' '.join(MARKS)}, not {mark!r}", path=path
+        )
+    if mark:
+        out["mark"] = mark
+    return out
 
 
 def _where(path: list[int]) -> str:
@@ -101,6 +131,7 @@ def tree_data(start: str, tree: list[Any]) -> list[JSON]:
             continue
         move = board.parse_move(nodes[index]["move"])
         node: JSON = {"move": move_data(board, move), "children": []}
+        node.update({k: nodes[index][k] for k in ("comment", "mark") if k in nodes[index]})
         target.append(node)
         board.push(move)
         stack.append((nodes, target, index + 1))

@@ -1,0 +1,476 @@
+// @ts-check
+/**
+ * page/analysis.js: the analysis board's controller. It keeps a variation tree of moves from a
+ * start position, asks the server for every position it shows (board, legal moves, reasons),
+ * saves the tree as a study, runs the engine on the position shown, reviews the main line,
+ * edits positions, and reads and writes records. It holds no rules: every move is checked and
+ * played by the server.
+ *
+ * @typedef {import("../board/types.js").MoveInfo} MoveInfo
+ * @typedef {import("../board/types.js").BoardApi} BoardApi
+ * @typedef {import("../board/types.js").Piece} Piece
+ * @typedef {import("./tree.js").TreeNode} TreeNode
+ * @typedef {import("./format.js").Outcome} Outcome
+ * @typedef {{start: string, moves?: string[], ply?: number, answer?: any, study?: number,
+ *   record?: any, message?: string}} AnalysisStart
+ *   what the board opens with: a position and moves (or the server's answer for them), a
+ *   study, or a record's game (`/api/record/import`)
+ */
+import {Board} from "../board/index.js";
+import {api} from "./api.js";
+import {$, buttonEl, errorText, input, say, select} from "./dom.js";
+import {resultText, startPosition, statusText} from "./format.js";
+import {Tree} from "./tree.js";
+import {MoveList} from "./movelist.js";
+import {drawPlayers} from "./players.js";
+import {boardSettings, onSettings, settings} from "./settings.js";
+import {Analyst, clearLines, drawLines} from "./engine.js";
+import {Review} from "./review.js";
+import {editSquare, positionText, startEditing, stopEditing} from "./editor.js";
+import {Study} from "./study.js";
+import {exportRecord, showRecord} from "./records.js";
+import {playSound} from "./sound.js";
+
+export class AnalysisController {
+  /** @param {{go: (route: any) => void}} app */
+  constructor(app) {
+    this.app = app;
+    this.tree = new Tree("w 12/12", "white");
+    /** The geometry of the board shown. @type {any} */
+    this.geometry = null;
+    /** @type {any} */
+    this.current = null;
+    /** Where a record's game ended when the rules did not end it (resigned, on time, agreed): shown there. @type {{node: TreeNode, outcome: Outcome, tags: Record<string, string>}|null} */
+    this.ending = null;
+    /** The tags of the record read, written back on export. @type {Record<string, string>} */
+    this.tags = {};
+    this.request = 0;
+    /** @type {{pieces: Record<string, Piece>}|null} */
+    this.editing = null;
+    /** @type {ReturnType<typeof Review>|null} */
+    this.review = null;
+    this.study = new Study(() => ({start: this.tree.start, tree: this.tree.toJson()}));
+    /** The node the engine's lines are of. @type {TreeNode|null} */
+    this.analysed = null;
+    /** @type {import("./engine.js").Line[]} */
+    this.lines = [];
+    this.analyst = Analyst({
+      info: (lines) => this.showLines(lines),
+      done: (lines) => {
+        this.showLines(lines);
+        this.setAnalysing(false);
+      },
+      error: (text) => {
+        say(text);
+        this.setAnalysing(false);
+      },
+    });
+    /** @type {(() => void)[]} */
+    this.offs = [];
+    this.moveList = MoveList($("moves"), {names: () => settings.names, go: (node) => this.gotoNode(node)});
+    this.board = Board($("board"), {
+      ...boardSettings(),
+      events: {
+        move: (move) => this.play(move.text, "oblique"),
+        refused: (_square, reason) => say(reason),
+        select: () => say(""),
+        square: (square) => this.editSquare(square),
+        shapes: (shapes) => {
+          this.tree.here.shapes = shapes;
+        },
+      },
+    });
+    this.offs.push(onSettings(() => {
+      this.board.set(boardSettings());
+      if (this.current) this.show(this.current, false);
+    }));
+    this.wire();
+  }
+
+  /** Listen to a page element while this controller lives. @param {string} id @param {string} type @param {(e: any) => void} f */
+  on(id, type, f) {
+    const target = $(id);
+    target.addEventListener(type, f);
+    this.offs.push(() => target.removeEventListener(type, f));
+  }
+
+  wire() {
+    this.on("var-prev", "click", () => this.switchVariation(-1));
+    this.on("var-next", "click", () => this.switchVariation(1));
+    this.on("promote", "click", () => this.promote());
+    this.on("delete-var", "click", () => this.deleteNode());
+    this.on("first", "click", () => this.goto(0));
+    this.on("back", "click", () => this.goto(this.tree.ply - 1));
+    this.on("forward", "click", () => this.goto(this.tree.ply + 1, true));
+    this.on("last", "click", () => this.goto(this.tree.moves.length));
+    this.on("analyse", "click", () => (this.analyst.running ? this.stopAnalysis() : this.startAnalysis()));
+    this.on("review", "click", () => this.toggleReview());
+    this.on("import", "click", () => this.importRecord(/** @type {HTMLTextAreaElement} */ ($("record")).value));
+    this.on("upload", "change", async () => {
+      const file = input("upload").files?.[0];
+      if (file) await this.importRecord(await file.text());
+    });
+    this.on("export", "click", () => this.exportRecord());
+    this.on("edit", "click", () => (this.editing ? this.finishEditing() : this.startEditing()));
+    this.on("edit-done", "click", () => this.finishEditing());
+    this.on("edit-clear", "click", () => {
+      if (!this.editing) return;
+      this.editing.pieces = {};
+      this.board.set({pieces: {}, lastMove: null, movable: null});
+    });
+    this.on("move-form", "submit", async (/** @type {Event} */ e) => {
+      e.preventDefault();
+      if (await this.play(input("move-text").value, settings.names)) input("move-text").value = "";
+    });
+    this.on("start-game", "click", () => this.startGame(false));
+    this.on("start-new", "click", () => this.startGame(true));
+    this.on("comment", "input", () => {
+      this.tree.here.comment = /** @type {HTMLTextAreaElement} */ ($("comment")).value.replace(/\s+/g, " ").trimStart();
+      this.moveList.draw(this.tree);
+      this.treeChanged();
+    });
+    for (const b of document.querySelectorAll("#marks button")) {
+      const mark = /** @type {HTMLElement} */ (b).dataset.mark || "";
+      const f = () => {
+        const node = this.tree.here;
+        if (!node.move) return;
+        node.mark = node.mark === mark ? "" : mark;
+        this.drawAnnotation();
+        this.moveList.draw(this.tree);
+        this.treeChanged();
+      };
+      b.addEventListener("click", f);
+      this.offs.push(() => b.removeEventListener("click", f));
+    }
+  }
+
+  /** The page's keys (not the board's: its arrows move its cursor). @param {KeyboardEvent} e */
+  key(e) {
+    if (e.key === "ArrowLeft") this.goto(this.tree.ply - 1);
+    else if (e.key === "ArrowRight") this.goto(this.tree.ply + 1, true);
+    else if (e.key === "ArrowUp") this.switchVariation(-1);
+    else if (e.key === "ArrowDown") this.switchVariation(1);
+    else if (e.key === "Home") this.goto(0);
+    else if (e.key === "End") this.goto(this.tree.moves.length);
+    else return false;
+    return true;
+  }
+
+  destroy() {
+    this.stopAnalysis();
+    this.analyst.close();
+    this.review?.close();
+    this.study.forget();
+    for (const off of this.offs) off();
+    this.board.destroy();
+    this.request++;
+    clearLines();
+  }
+
+  // --- opening a board ----------------------------------------------------------------------
+
+  /** @param {AnalysisStart} what */
+  async open(what) {
+    if (what.study) return this.openStudy(what.study);
+    if (what.record) return this.openRecord(what.record, what.message);
+    await this.load(what.start, what.moves || [], what.ply, what.answer);
+  }
+
+  /**
+   * Start a new tree from a position and moves.
+   * @param {string} start @param {string[]} [moves] @param {number} [ply] @param {any} [answer] the server's answer for them, if asked already
+   */
+  async load(start, moves = [], ply, answer) {
+    const data = answer || (await api("/api/position", {pos: start, moves}));
+    this.study.forget();
+    this.tree = Tree.line(data.line.start, data.line.turn, data.line.moves);
+    this.tree.end.data = data;
+    this.ending = null;
+    this.tags = {};
+    this.geometry = data.geometry;
+    this.board.set({squares: this.geometry.squares, size: this.geometry.size, shape: this.geometry.shape});
+    input("pos-text").value = this.tree.start;
+    this.stopAnalysis();
+    await this.goto(ply === undefined ? this.tree.moves.length : ply);
+  }
+
+  /** A record's game (as `/api/record/import` reads it): its moves, comments, marks and result. @param {any} game @param {string} [message] */
+  async openRecord(game, message) {
+    await this.load(game.start, game.moves.map((/** @type {MoveInfo} */ m) => m.text));
+    this.tags = game.tags || {};
+    const nodes = [this.tree.root, ...this.tree.mainLine()];
+    for (const [ply, text] of Object.entries(game.comments || {})) if (nodes[Number(ply)]) nodes[Number(ply)].comment = text;
+    for (const [ply, mark] of Object.entries(game.marks || {})) if (nodes[Number(ply)]) nodes[Number(ply)].mark = mark;
+    if (game.outcome) this.ending = {node: this.tree.end, outcome: game.outcome, tags: this.tags};
+    if (message) say(message, false);
+    await this.goto(this.tree.moves.length);
+  }
+
+  /** Open a saved study: its start, its tree, the end of its main line. @param {number} id */
+  async openStudy(id) {
+    const data = await api(`/api/studies/${id}`);
+    await this.load(data.start, [], 0);
+    this.tree.grow(this.tree.root, data.tree);
+    this.study.opened(id);
+    this.tree.follow(this.tree.root);
+    await this.goto(this.tree.moves.length);
+  }
+
+  // --- moving through the tree --------------------------------------------------------------
+
+  /** @param {TreeNode} node @returns {Promise<any>} */
+  async positionOf(node) {
+    if (!node.data) node.data = await api("/api/position", {pos: this.tree.start, moves: Tree.path(node)});
+    return node.data;
+  }
+
+  /** Show the move `ply` of the line. @param {number} ply @param {boolean} [animate] */
+  async goto(ply, animate = false) {
+    ply = Math.max(0, Math.min(this.tree.moves.length, ply));
+    await this.gotoNode(this.tree.nodes[ply], animate);
+  }
+
+  /** Show a node; the line becomes the one through it. @param {TreeNode} node @param {boolean} [animate] */
+  async gotoNode(node, animate = false) {
+    const id = ++this.request;
+    try {
+      const data = await this.positionOf(node);
+      if (id !== this.request) return;
+      if (this.tree.nodes[node.ply] !== node) this.tree.follow(node);
+      this.tree.ply = node.ply;
+      this.show(data, animate);
+    } catch (e) {
+      say(errorText(e));
+    }
+  }
+
+  /**
+   * Play a move text (any notation, parsed by the server) at the node shown: its child with
+   * that move if it has one, else a new child (a variation when it has children).
+   * @param {string} text @param {"oblique"|"checker"} names
+   */
+  async play(text, names) {
+    const node = this.tree.here;
+    try {
+      const data = await api("/api/move", {pos: this.tree.start, moves: Tree.path(node), text, names});
+      if (this.tree.here !== node) return false;
+      const child = this.tree.child(node, data.move);
+      child.data = data;
+      this.tree.follow(child);
+      this.request++;
+      say("");
+      playSound(data.move.kind === "capture" ? "capture" : "move");
+      this.show(data, true);
+      this.treeChanged();
+      return true;
+    } catch (e) {
+      say(errorText(e));
+      this.board.set({});
+      return false;
+    }
+  }
+
+  /** Add a line of moves after `node` (through the children that hold them) and show its end. @param {TreeNode} node @param {MoveInfo[]} moves */
+  async addLine(node, moves) {
+    let n = node;
+    for (const move of moves) n = this.tree.child(n, move);
+    this.tree.follow(n);
+    this.treeChanged();
+    await this.gotoNode(n, true);
+  }
+
+  /** @param {number} step */
+  switchVariation(step) {
+    const other = Tree.sibling(this.tree.here, step);
+    if (!other) return say("no other move here", false);
+    this.gotoNode(other);
+  }
+
+  promote() {
+    if (!this.tree.promote(this.tree.here)) return say("this is the main line", false);
+    say("");
+    this.drawMoves();
+    this.treeChanged();
+  }
+
+  deleteNode() {
+    const node = this.tree.here;
+    if (!this.tree.remove(node)) return say("nothing to delete at the start", false);
+    say("");
+    this.treeChanged();
+    this.gotoNode(this.tree.here);
+  }
+
+  // --- showing ------------------------------------------------------------------------------
+
+  /** The result to show at the node shown: the rules', or the record's where it ended. @param {any} data */
+  outcomeHere(data) {
+    if (data.outcome) return data.outcome;
+    return this.ending && this.ending.node === this.tree.here ? this.ending.outcome : null;
+  }
+
+  /** @param {any} data @param {boolean} animate */
+  show(data, animate) {
+    this.current = data;
+    const node = this.tree.here;
+    const outcome = this.outcomeHere(data);
+    this.board.set({
+      pieces: data.pieces,
+      lastMove: data.lastMove,
+      movable: outcome || this.editing ? null : {moves: data.moves, forbidden: data.forbidden, required: data.required},
+      drawable: {shapes: node.shapes, autoShapes: []},
+      animate,
+    });
+    drawPlayers(data);
+    $("status").textContent = statusText({...data, outcome});
+    $("result").textContent = outcome ? resultText(outcome) : "";
+    this.drawMoves();
+    this.drawAnnotation();
+    if (this.analysed === node) this.showLines(this.lines);
+    else if (this.analyst.running) this.startAnalysis(); // the engine follows the position shown
+    else {
+      this.lines = [];
+      this.board.setAutoShapes(clearLines());
+    }
+  }
+
+  drawMoves() {
+    this.moveList.draw(this.tree);
+    const here = this.tree.here;
+    buttonEl("var-prev").disabled = buttonEl("var-next").disabled = !here.parent || here.parent.children.length < 2;
+    buttonEl("promote").disabled = !Tree.inVariation(here);
+    buttonEl("delete-var").disabled = !here.parent;
+  }
+
+  /** The comment box and the mark buttons of the node shown. */
+  drawAnnotation() {
+    const node = this.tree.here;
+    const box = /** @type {HTMLTextAreaElement} */ ($("comment"));
+    if (document.activeElement !== box) box.value = node.comment;
+    box.placeholder = node.move ? `A comment on ${settings.names === "checker" ? node.move.checker : node.move.text}` : "A comment on the game";
+    for (const b of document.querySelectorAll("#marks button")) {
+      const mark = /** @type {HTMLElement} */ (b).dataset.mark || "";
+      b.setAttribute("aria-pressed", String(!!node.move && node.mark === mark));
+      /** @type {HTMLButtonElement} */ (b).disabled = !node.move;
+    }
+  }
+
+  /** The tree was edited: the study is saved soon. */
+  treeChanged() {
+    this.study.changed(!this.tree.root.children.length);
+  }
+
+  // --- the engine -----------------------------------------------------------------------------
+
+  /** @param {boolean} on */
+  setAnalysing(on) {
+    $("analyse").textContent = on ? "Stop" : "Analyse";
+    $("analyse").setAttribute("aria-pressed", String(on));
+  }
+
+  async startAnalysis() {
+    if (!this.current || this.outcomeHere(this.current)) return;
+    const node = this.tree.here;
+    this.analysed = node;
+    this.lines = [];
+    this.board.setAutoShapes(clearLines());
+    const t = select("atime").value;
+    /** @type {Record<string, unknown>} */
+    const request = {pos: this.tree.start, moves: Tree.path(node), multipv: Number(select("multipv").value)};
+    if (t === "inf") request.infinite = true;
+    else request.time = Number(t);
+    this.setAnalysing(true);
+    try {
+      await this.analyst.start(request);
+    } catch (e) {
+      say(errorText(e));
+      this.setAnalysing(false);
+    }
+  }
+
+  stopAnalysis() {
+    this.analyst.stop();
+    this.setAnalysing(false);
+  }
+
+  /** @param {import("./engine.js").Line[]} lines */
+  showLines(lines) {
+    this.lines = lines;
+    const node = this.analysed;
+    if (!node || node !== this.tree.here) return;
+    const shapes = drawLines(lines, node.ply + 1, this.tree.firstTurn, (line, k) => {
+      this.stopAnalysis();
+      this.addLine(node, line.pv.slice(0, k + 1));
+    });
+    this.board.setAutoShapes(shapes);
+  }
+
+  toggleReview() {
+    if (this.review && !this.review.over) return this.review.stop();
+    const nodes = this.tree.mainLine();
+    if (!nodes.length) return say("no moves to review");
+    say("");
+    this.review = Review(this.tree.start, nodes, () => this.drawMoves());
+  }
+
+  // --- the position editor ----------------------------------------------------------------
+
+  startEditing() {
+    if (!this.current) return;
+    this.stopAnalysis();
+    this.editing = startEditing(this.board, this.current);
+  }
+
+  /** @param {string} square */
+  editSquare(square) {
+    return !!this.editing && editSquare(this.board, this.editing, square);
+  }
+
+  async finishEditing() {
+    if (!this.editing || !this.geometry) return;
+    const pos = positionText(this.editing.pieces, this.geometry.variant);
+    try {
+      const data = await api("/api/position", {pos, moves: []});
+      this.editing = null;
+      stopEditing();
+      await this.load(pos, [], undefined, data);
+      say("");
+    } catch (e) {
+      say(errorText(e));
+    }
+  }
+
+  // --- records ------------------------------------------------------------------------------
+
+  /** @param {string} text */
+  async importRecord(text) {
+    try {
+      const data = await api("/api/record/import", {text, names: settings.names});
+      const game = data.games[0];
+      const message = game.errors.length ? `imported up to an error: ${game.errors[0]}` : `imported ${game.moves.length} moves`;
+      history.replaceState(null, "", "/");
+      await this.openRecord(game);
+      say(message, game.errors.length > 0);
+    } catch (e) {
+      say(errorText(e));
+    }
+  }
+
+  async exportRecord() {
+    try {
+      showRecord(await exportRecord(this.tree, this.tags, this.ending ? this.ending.node : null));
+    } catch (e) {
+      say(errorText(e));
+    }
+  }
+
+  // --- a game from here ---------------------------------------------------------------------
+
+  /** Start a game: from the position shown, or a new one from the variant's start. @param {boolean} fresh */
+  startGame(fresh) {
+    if (!this.geometry) return;
+    const g = this.geometry;
+    const from = fresh ? {pos: startPosition(g.variant, g.men), moves: []} : {pos: this.tree.start, moves: Tree.path(this.tree.here)};
+    this.app.go({page: "new-game", ...from});
+  }
+}

@@ -1,0 +1,86 @@
+// @ts-check
+/**
+ * page/format.js: the page's words and numbers (pure, no DOM): the phase and what it demands,
+ * results with their reasons, move numbers, clock times, the record's date.
+ *
+ * @typedef {import("../board/types.js").MoveInfo} MoveInfo
+ * @typedef {{result: string, termination: string, reason: string, winner: string|null}} Outcome
+ * @typedef {{turn: "white"|"black", phase: string, moves: MoveInfo[], shadow: boolean,
+ *   entrySize: number, attacked: boolean, outcome: Outcome|null}} PhaseData
+ */
+
+/** @param {string} color */
+export const title = (color) => color[0].toUpperCase() + color.slice(1);
+
+/** A result with its reason: `1-0 (Black resigned (R20))`. @param {Outcome} o */
+export const resultText = (o) => `${o.result} (${o.reason})`;
+
+/** What the position demands of the player to move, or how the game ended. @param {PhaseData} data */
+export function statusText(data) {
+  if (data.outcome) return `Game over: ${data.outcome.result}, ${data.outcome.reason}`;
+  const who = title(data.turn);
+  if (data.phase === "capture") {
+    const best = data.moves[0] ? data.moves[0].captured || 0 : 0;
+    const tied = data.moves.length > 1 ? `; ${data.moves.length} routes tie: choose one landing by landing` : "";
+    return `${who} must capture ${best} ${best === 1 ? "man" : "men"} (R8, R11): only the capturing pieces can be chosen${tied}`;
+  }
+  if (data.phase === "enter") {
+    const attacked = data.attacked ? " (under attack: any vacant square, R15)" : "";
+    return `${who} to enter${data.shadow ? ` a shadowpiece of ${data.entrySize}` : " a man"}: ${data.moves.length} squares may be entered${attacked}`;
+  }
+  return `${who} to step a piece (R17)`;
+}
+
+/** The move number of the move at `ply` (1 = the first of the line) as a record writes it: `3.` or `3...`. @param {number} ply @param {"white"|"black"} firstTurn */
+export function moveNumber(ply, firstTurn) {
+  const slot = ply - 1 + (firstTurn === "white" ? 0 : 1);
+  return `${Math.floor(slot / 2) + 1}${slot % 2 ? "..." : "."}`;
+}
+
+/** Does White play the move at `ply`? @param {number} ply @param {"white"|"black"} firstTurn */
+export const whiteMoves = (ply, firstTurn) => (ply - 1 + (firstTurn === "white" ? 0 : 1)) % 2 === 0;
+
+/**
+ * An engine line with its move numbers, as a record writes it: `3... e5 4. c4 d6`; each move
+ * with the number before it, or "" (the numbers are for people, the moves for clicks).
+ * @param {number} ply the ply of the first move @param {"white"|"black"} firstTurn @param {number} count
+ * @returns {string[]}
+ */
+export function lineNumbers(ply, firstTurn, count) {
+  const out = [];
+  for (let k = 0; k < count; k++) out.push(k === 0 || whiteMoves(ply + k, firstTurn) ? moveNumber(ply + k, firstTurn) : "");
+  return out;
+}
+
+/** Seconds as a clock shows them: `4:05`, `1:02:03`, `0:09.3` under 10 s. @param {number} seconds */
+export function clockText(seconds) {
+  const t = Math.max(0, seconds);
+  if (t < 10) return `0:0${t.toFixed(1)}`;
+  const whole = Math.ceil(t);
+  const h = Math.floor(whole / 3600);
+  const m = Math.floor((whole % 3600) / 60);
+  const s = String(whole % 60).padStart(2, "0");
+  return h ? `${h}:${String(m).padStart(2, "0")}:${s}` : `${m}:${s}`;
+}
+
+/** A record's Date tag for a day: `2026.11.27`. @param {Date} day */
+export const recordDate = (day) => `${day.getFullYear()}.${String(day.getMonth() + 1).padStart(2, "0")}.${String(day.getDate()).padStart(2, "0")}`;
+
+/**
+ * The same position with the other side to move (R22: the turn is the word after the variant's):
+ * the moves its player could make were it his turn, the page's premove candidates.
+ * @param {string} position
+ */
+export function otherTurn(position) {
+  const words = position.split(" ");
+  const k = words[0] === "w" || words[0] === "b" ? 0 : 1;
+  if (words[k] !== "w" && words[k] !== "b") return null;
+  words[k] = words[k] === "w" ? "b" : "w";
+  return words.join(" ");
+}
+
+/** The variant's start position (R22). @param {string} variant @param {number} men */
+export const startPosition = (variant, men) => `${variant === "9x9" ? "" : `${variant} `}w ${men}/${men}`;
+
+/** Move marks a player may write (as in PGN): good, bad, interesting, dubious ... */
+export const MARKS = ["!!", "!", "!?", "?!", "?", "??"];

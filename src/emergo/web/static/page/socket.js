@@ -1,0 +1,106 @@
+// @ts-check
+/**
+ * page/socket.js: the one way the pages talk to the server over WebSockets (lila's socket, in
+ * small). A Socket connects, sends JSON, hands every message to the page, and comes back by itself
+ * when the connection drops. A versioned socket (a game) also keeps the highest `version` it has
+ * seen: a full state older than that is dropped, and an event that skips a version (one was
+ * missed) makes it resync: it reconnects, and the server sends the whole state at once.
+ *
+ * @typedef {{
+ *   onMessage: (msg: any) => void,
+ *   onStatus?: (status: "open"|"lost"|"closed") => void,
+ *   versioned?: boolean,
+ *   reconnect?: boolean,
+ *   isState?: (msg: any) => boolean,
+ * }} SocketOptions
+ */
+
+/** ws:// or wss:// to a path of this server. @param {string} path */
+export const socketUrl = (path) => `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}${path}`;
+
+/** The version rule (pure): what to do with a message, given the highest version seen. @param {any} msg @param {number} known @param {(msg: any) => boolean} isState @returns {"take"|"stale"|"gap"} */
+export function versionCheck(msg, known, isState) {
+  if (typeof msg?.version !== "number" || known < 0) return "take";
+  if (isState(msg)) return msg.version < known ? "stale" : "take";
+  return msg.version > known + 1 ? "gap" : "take";
+}
+
+export class Socket {
+  /** @param {string} path @param {SocketOptions} options */
+  constructor(path, options) {
+    this.path = path;
+    this.options = options;
+    /** The highest version seen (-1: none yet). */
+    this.version = -1;
+    this.closed = false;
+    this.retry = 0;
+    /** @type {WebSocket|null} */
+    this.ws = null;
+    /** @type {Promise<void>} */
+    this.opened = this.open();
+  }
+
+  /** @returns {Promise<void>} */
+  open() {
+    const ws = new WebSocket(socketUrl(this.path));
+    this.ws = ws;
+    const isState = this.options.isState || ((/** @type {any} */ m) => m.type === "state");
+    ws.addEventListener("message", (e) => {
+      if (this.ws !== ws || this.closed) return;
+      const msg = JSON.parse(String(e.data));
+      if (this.options.versioned) {
+        const verdict = versionCheck(msg, this.version, isState);
+        if (verdict === "stale") return;
+        if (verdict === "gap") return this.resync();
+        if (typeof msg.version === "number") this.version = Math.max(this.version, msg.version);
+      }
+      this.options.onMessage(msg);
+    });
+    ws.addEventListener("close", (e) => {
+      if (this.ws !== ws || this.closed) return;
+      if (e.code === 4404 || !this.options.reconnect) {
+        this.closed = true;
+        this.options.onStatus?.("closed");
+        return;
+      }
+      this.retry = Math.min(this.retry + 1, 10);
+      this.options.onStatus?.("lost");
+      setTimeout(() => {
+        if (!this.closed && this.ws === ws) this.opened = this.open();
+      }, 200 * this.retry);
+    });
+    return new Promise((resolve, reject) => {
+      ws.addEventListener("open", () => {
+        this.retry = 0;
+        if (this.ws === ws) this.options.onStatus?.("open");
+        resolve();
+      }, {once: true});
+      ws.addEventListener("error", () => reject(new Error("cannot reach the server")), {once: true});
+    });
+  }
+
+  /** A version was skipped: start again from the server's whole state. */
+  resync() {
+    const old = this.ws;
+    this.ws = null;
+    old?.close();
+    this.opened = this.open();
+  }
+
+  get connected() {
+    return !!this.ws && this.ws.readyState === WebSocket.OPEN;
+  }
+
+  /** Send a message now; false when not connected. @param {Record<string, unknown>} msg */
+  send(msg) {
+    if (!this.ws || this.ws.readyState !== WebSocket.OPEN) return false;
+    this.ws.send(JSON.stringify(msg));
+    return true;
+  }
+
+  close() {
+    this.closed = true;
+    this.ws?.close();
+    this.ws = null;
+  }
+}
