@@ -32,10 +32,14 @@ MAX_BODY = 64 * 1024
 """Largest request body of the site, in bytes (a chat line is 140 characters)."""
 
 ONLINE_CSP = CSP.replace("form-action 'none'", "form-action 'self'")
-_HEADERS = [
-    (name, ONLINE_CSP.encode()) if name == b"content-security-policy" else (name, value)
-    for name, value in HEADERS
-]
+_ONLINE = {
+    b"content-security-policy": ONLINE_CSP.encode(),
+    # the pages' forms post to the site: with no-referrer a browser sends `Origin: null` on a
+    # form's navigation, which the Origin check must refuse; same-origin sends the site's own
+    # origin there and nothing to another site
+    b"referrer-policy": b"same-origin",
+}
+_HEADERS = [(name, _ONLINE.get(name, value)) for name, value in HEADERS]
 
 
 def headers_of(scope: Scope) -> dict[str, str]:
