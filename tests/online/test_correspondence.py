@@ -220,9 +220,13 @@ def test_a_move_made_on_vacation_is_not_lost_on_time(site, players):
     t0 = time.time()
     site.correspondence.start_vacation(site.rounds, user_id(site, "ann"), t0)
     at(site, t0 + 3 * DAY)  # three days: past her one day, all of it on vacation
-    ann.play(game, "f4")
+    version = ann.state(game)["version"]
+    # sent with the version she saw (as the page's socket does): the time given back first is
+    # no change for her to see
+    site.play(game, site.users.by_name("ann"), "move", text="f4", version=version)
     state = ann.state(game)
     assert state["status"] == "started" and state["moves"] == "d4 e6 f4"
+    assert state["version"] == version + 2  # timeGiven, then her move
 
 
 def test_vacation_is_refused_when_it_makes_no_sense(site, players):
@@ -361,3 +365,36 @@ def test_mail_settings_are_checked(site, players):
     ):
         r = ann.post("/api/account/preferences", json=data)
         assert r.status_code == 400 and message in r.json()["error"], r.text
+
+
+def test_the_mail_section_of_the_config(tmp_path):
+    from emergo.online.config import ConfigError, load
+
+    path = tmp_path / "site.toml"
+    path.write_text(
+        "[mail]\n"
+        'host = "smtp.example.org"\n'
+        "port = 465\n"
+        'security = "ssl"\n'
+        'username = "emergo"\n'
+        'password = "s3cret-Pa55"\n'
+        'sender = "noreply@play.example.org"\n'
+        'base_url = "https://play.example.org"\n'
+    )
+    config = load(path)
+    assert config.mail.host == "smtp.example.org" and config.mail.port == 465
+    assert "s3cret-Pa55" not in repr(config)
+    for text, message in (
+        ('[mail]\nhost = "x"\nsender = "a@b"\nbase_url = "https://x"\nhello = 1\n', "hello"),
+        ('[mail]\nhost = "x"\nbase_url = "https://x"\n', "sender"),
+        ('[mail]\nhost = "x"\nsender = "a@b"\n', "base_url"),
+        (
+            '[mail]\nhost = "x"\nsender = "a@b"\nbase_url = "https://x"\nsecurity = "plain"\n'
+            'username = "u"\npassword = "p"\n',
+            "without TLS",
+        ),
+    ):
+        path.write_text(text)
+        with pytest.raises(ConfigError, match=message):
+            load(path)
+    assert Config().mail.host is None  # no mail unless asked

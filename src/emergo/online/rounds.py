@@ -323,9 +323,9 @@ class Rounds:
             if color is None:
                 raise GameError("you do not play this game", 403)
             t = self.clock()
+            command = make(color, game)  # checks the version the player saw
             if self.extension is not None:
                 game = self.extension.prepare(tx, self, game, t)
-            command = make(color, game)
             state, events = rnd.apply(game.state, command, t)
             if events:
                 self._write(tx, game, state, events, t)
