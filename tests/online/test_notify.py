@@ -55,7 +55,7 @@ def test_your_turn_mail_names_the_game_and_links_it() -> None:
     assert msg["From"] == "Emergo club <noreply@play.example.org>"
     assert msg["To"] == "bob <bob@example.org>"
     assert msg["Auto-Submitted"] == "auto-generated"
-    assert msg["List-Unsubscribe"] == "<https://play.example.org/account>"
+    assert msg["List-Unsubscribe"] == "<https://play.example.org/account/notifications>"
     assert msg["Message-ID"].endswith("@play.example.org>")
     assert msg["Date"] == "Fri, 15 Jan 2027 08:00:00 +0000"
     text = plain(msg)

@@ -193,6 +193,12 @@ class Notices:
 
     def sweep_alarms(self, now: float, limit: int = 100) -> int:
         """The due alarms as "time is running out" notices (``SKIP LOCKED``: processes share)."""
+        with self.db.read() as c:  # most rounds find nothing: no write lock for that
+            if (
+                c.execute(select(m.alarms.c.game_id).where(m.alarms.c.due <= now).limit(1)).first()
+                is None
+            ):
+                return 0
         with self.db.write() as tx:
             query = (
                 select(
@@ -234,6 +240,12 @@ class Notices:
         """Send what is pending: the ``instant`` players' notices, the due digests; how many
         mails went.  Nothing without a mailer."""
         if self.mailer is None:
+            return 0
+        with self.db.read() as c:  # most rounds find nothing: no write lock for that
+            pending = c.execute(
+                select(m.notifications.c.id).where(m.notifications.c.mail == "pending").limit(1)
+            ).first()
+        if pending is None:
             return 0
         return self._send_instant() + self._send_digests(now)
 

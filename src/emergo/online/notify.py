@@ -154,7 +154,7 @@ def game_url(site: Site, game_id: str) -> str:
 
 def settings_url(site: Site) -> str:
     """Where a player changes what mail he gets."""
-    return f"{site.base_url.rstrip('/')}/account"
+    return f"{site.base_url.rstrip('/')}/account/notifications"
 
 
 def alarm_at(turn_began: float, deadline: float) -> float:
