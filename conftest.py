@@ -1,6 +1,7 @@
 """Doctest collection of src/emergo: a module whose imports are missing here is not collected.
 
-The C kernel is optional (a machine without a compiler installs without it), and so is the
+The C kernel is optional (a machine without a compiler installs without it: docs/tablebase.md's
+examples need it too), and so is the
 research extra ``rl`` (numpy, PettingZoo, Gymnasium, Pillow, OpenSpiel): the docstring examples
 of the modules that need them are left out when they are not installed.  The tests that need
 them skip with a reason (tests/conftest.py ``requires_kernel``; ``importorskip`` in the envs
@@ -17,6 +18,8 @@ _NEEDS = {
     "src/emergo/mcts.py": (_KERNEL,),
     "src/emergo/differential.py": (_KERNEL,),
     "src/emergo/selfplay.py": (_KERNEL,),
+    "src/emergo/tablebase.py": (_KERNEL,),
+    "docs/tablebase.md": (_KERNEL,),
     "src/emergo/ray_runner.py": ("ray",),
     "src/emergo/envs/observation.py": ("numpy",),
     "src/emergo/envs/render.py": ("numpy", "PIL"),

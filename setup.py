@@ -33,12 +33,15 @@ SOURCES = [
     "replay.c",
     "selfcheck.c",
     "batchenv.c",
+    "tb.c",
+    "tbgen.c",
     "bind_common.c",
     "bind_rules.c",
     "bind_games.c",
     "bind_eval.c",
     "bind_search.c",
     "bind_batch.c",
+    "bind_tb.c",
     "module.c",
 ]
 HEADERS = [
@@ -56,6 +59,7 @@ HEADERS = [
     "movepick.h",
     "search.h",
     "batchenv.h",
+    "tb.h",
     "bind.h",
 ]
 

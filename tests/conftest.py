@@ -6,6 +6,8 @@ from __future__ import annotations
 import importlib
 import json
 import os
+import shutil
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
@@ -56,6 +58,16 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers", f"requires_kernel: needs the C kernel; skips when {KERNEL_NOT_BUILT}"
     )
+    # The engine's endgame tables come from the data directory (emergo.tablebase): the tests
+    # see an empty one of their own (the 2-column tables are built in memory), never the
+    # 3-column tables someone built; a test that needs those builds them in its own folder.
+    os.environ["EMERGO_TABLEBASES"] = tempfile.mkdtemp(prefix="emergo-tables-")
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    folder = os.environ.get("EMERGO_TABLEBASES", "")
+    if os.path.basename(folder).startswith("emergo-tables-"):
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 # --- the oracle ----------------------------------------------------------------------------------

@@ -7,7 +7,9 @@
 # here: EMERGO_SANITIZE=1 skips it) and the batched environment's agreement tests
 # (tests/test_batchenv.py, EMERGO_BATCHENV_GAMES games per variant, and the Gymnasium vector
 # env over it, tests/test_envs_vector.py; its threads run
-# under ASan too) run against that build.
+# under ASan too) and the endgame tables' tests (tests/test_tablebase*.py: builds, checks
+# of every 2-column state, the engine with the tables; the checks of tens of millions of
+# positions are left out) run against that build.
 #
 # Non-interactive; exit status is pytest's.  Python itself is not built with
 # ASan, so libasan is preloaded and leak detection is off (CPython keeps
@@ -60,4 +62,5 @@ assert "build-asan" in k.__file__, f"wrong kernel loaded: {k.__file__}"
 print(f"sanitize.sh: testing {k.__file__}")
 EOF
 exec "$python" -m pytest -q -p no:cacheprovider tests/test_kernel.py tests/test_kernel_search.py \
-    tests/test_batchenv.py tests/test_envs_vector.py "$@"
+    tests/test_batchenv.py tests/test_envs_vector.py tests/test_tablebase.py \
+    tests/test_tablebase_engine.py "$@"

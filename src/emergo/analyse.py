@@ -3,8 +3,10 @@
 Scores for people are written from **White's point of view** (as in annotated
 chess games), in men with two decimals: ``+1.35`` means White is ahead by about
 one man and a third; ``+win7`` means White wins in 7 plies (R18), ``-win7``
-that Black does, ``draw`` a proven draw.  The search reports scores for the
-player to move (:class:`~emergo.search.Score`); :func:`white_view` turns them.
+that Black does, ``draw`` a proven draw (a blocked position, R19a, or the endgame
+tables' draw: never a repetition the search met on its own line, which is ``0.00``).
+The search reports scores for the player to move (:class:`~emergo.search.Score`);
+:func:`white_view` turns them, :func:`result_text` says an exact one in words.
 
 A review (:func:`review_game`) searches every position of a game with the same
 limit and compares, for each move, the value of the best move with the value of
@@ -57,6 +59,22 @@ def format_score(score: Score) -> str:
     if score.kind == "loss":
         return f"-win{score.value}"
     return "draw"
+
+
+def result_text(score: Score) -> str | None:
+    """An exact score from White's view in words; ``None`` for centi-men.
+
+    >>> result_text(Score.win(37)), result_text(Score.loss(4)), result_text(Score.draw())
+    ('White wins in 37 plies', 'Black wins in 4 plies', 'a draw')
+    >>> result_text(Score.cp(0)) is None
+    True
+    """
+    if score.kind == "draw":
+        return "a draw"
+    if score.kind not in ("win", "loss"):
+        return None
+    winner = "White" if score.kind == "win" else "Black"
+    return f"{winner} wins in {score.value} {'ply' if score.value == 1 else 'plies'}"
 
 
 def eval_token(score: Score, depth: int | None) -> str:

@@ -70,6 +70,9 @@ class InfoDict(TypedDict, total=False):
     time: float
     pv: list[Move]
     string: str
+    tbhits: int
+    source: str
+    """``tablebase`` when the endgame tables valued the position (the score is exact)."""
 
 
 @dataclass(frozen=True)
@@ -447,7 +450,7 @@ class SimpleEngine:
 def _info(args: dict[str, str], board: Board) -> InfoDict:
     """An ``info`` line as an :class:`InfoDict`; fields that do not parse are left out."""
     info = InfoDict()
-    for key in ("depth", "seldepth", "multipv", "nodes", "nps"):
+    for key in ("depth", "seldepth", "multipv", "nodes", "nps", "tbhits"):
         if key in args:
             with contextlib.suppress(ValueError):
                 info[key] = int(args[key])
@@ -459,6 +462,8 @@ def _info(args: dict[str, str], board: Board) -> InfoDict:
             info["score"] = Score.parse(args["score"])
     if "string" in args:
         info["string"] = args["string"]
+    if "source" in args:
+        info["source"] = args["source"]
     if "pv" in args:
         pv: list[Move] = []
         scratch = board.copy()
@@ -602,4 +607,6 @@ def _search_info(info: InfoDict) -> SearchInfo | None:
         time=info.get("time", 0.0),
         seldepth=info.get("seldepth"),
         multipv=info.get("multipv", 1),
+        source="tablebase" if info.get("source") == "tablebase" else "search",
+        tbhits=info.get("tbhits", 0),
     )

@@ -28,7 +28,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from importlib.util import find_spec
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, Protocol
 
 from emergo.board import BLACK, WHITE, Board, Color, Move, MoveKind, Termination
 from emergo.errors import IllegalMoveError, InvalidMoveError
@@ -480,7 +480,8 @@ def _shipped_weights(variant: str | None = None) -> dict[str, int]:
 
 _KINDS = {1: MoveKind.ENTER, 2: MoveKind.STEP, 3: MoveKind.CAPTURE}
 _RawMove = tuple[int, int, tuple[int, ...]]
-_RawLine = tuple[int, int, int, list[_RawMove]]
+_RawLine = tuple[int, int, int, list[_RawMove], int, int]
+"""value, depth, seldepth, moves, exact (a proven value), source (1: the endgame tables)"""
 _POLL = 0.005  # seconds between looks at the caller's stop event
 
 
@@ -491,23 +492,37 @@ def _move(raw: _RawMove) -> Move:
     return Move(_KINDS[kind], path, 0, men if kind == 3 else 0)
 
 
-def _score(value: int) -> Score:
-    return Score.draw() if value == 0 else Score.from_value(value)  # 0 only for proven draws
+def _score(value: int, exact: int) -> Score:
+    """A search value as a score: a 0 is a draw only when proven (a table's, not a repetition
+    on the search's own line nor a draw found among evaluated alternatives)."""
+    return Score.draw() if value == 0 and exact else Score.from_value(value)
 
 
-def _infos(lines: list[_RawLine], nodes: int, seconds: float) -> tuple[SearchInfo, ...]:
+def _infos(
+    lines: list[_RawLine], nodes: int, seconds: float, tbhits: int
+) -> tuple[SearchInfo, ...]:
     return tuple(
         SearchInfo(
             depth=depth,
-            score=_score(value),
+            score=_score(value, exact),
             pv=tuple(_move(m) for m in pv),
             nodes=nodes,
             time=seconds,
             seldepth=seldepth,
             multipv=rank,
+            source="tablebase" if source else "search",
+            tbhits=tbhits,
         )
-        for rank, (value, depth, seldepth, pv) in enumerate(lines, 1)
+        for rank, (value, depth, seldepth, pv, exact, source) in enumerate(lines, 1)
     )
+
+
+class Tables(Protocol):
+    """Where a :class:`Searcher` finds the endgame tables of a variant
+    (:class:`emergo.tablebase.Tablebase`): the 2- and 3-column tables, each ``None`` when
+    there is none."""
+
+    def kernel_tables(self, variant: str) -> tuple[Any, Any]: ...
 
 
 class Searcher:
@@ -516,7 +531,12 @@ class Searcher:
     Alpha-beta with principal variation search, aspiration windows, a shared
     transposition table of ``hash_mb`` megabytes, forced captures (R8) searched
     to the end at the leaves, repetitions (R19b) counted from the game's start,
-    exact wins and losses (R18) and draws (R19a, R19b).  The evaluation's weights
+    exact wins and losses (R18) and draws (R19a, R19b), and, given ``tablebase``
+    (:class:`emergo.tablebase.Tablebase`), the endgame tables: a position of the tables
+    at the root is not searched (every move valued by them, ``SearchInfo.source`` is
+    ``"tablebase"``), and inside the tree it is a leaf of exact value.  A score of
+    ``draw`` is a proven draw only: a repetition on the search's own line, or a draw the
+    search prefers to evaluated alternatives, is reported as ``cp 0``.  The evaluation's weights
     come from ``weights`` (a mapping or a file, for every variant); by default
     each variant plays its own shipped weights (:func:`weights_file`), set in C
     when the variant of the searched board changes.  The GIL is released while
@@ -531,9 +551,17 @@ class Searcher:
     name = "emergo-kernel"
 
     def __init__(
-        self, *, hash_mb: int = 16, weights: Mapping[str, int] | str | Path | None = None
+        self,
+        *,
+        hash_mb: int = 16,
+        weights: Mapping[str, int] | str | Path | None = None,
+        tablebase: Tables | None = None,
     ) -> None:
         self._c = _kernel.Searcher(_count(hash_mb, "hash_mb", 1, _kernel.MAX_HASH_MB))
+        self.tablebase = tablebase
+        """The endgame tables the searches use (``None``: none); may be changed between
+        searches."""
+        self._tables_on = True
         self._fixed: dict[str, int] | None = None
         if isinstance(weights, (str, Path)):
             self._fixed = load_weights(weights)
@@ -579,6 +607,11 @@ class Searcher:
         """Stop the running search (from any thread); it returns its best move so far."""
         self._c.stop()
 
+    def use_tablebase(self, on: bool) -> None:
+        """Use the endgame tables of :attr:`tablebase` or not (the engine's ``Tablebases``
+        option); nothing changes when there are none."""
+        self._tables_on = bool(on)
+
     def search(
         self,
         board: Board,
@@ -600,13 +633,18 @@ class Searcher:
         root = board.root()
         paths = [move.path for move in board.move_stack]
         self._use_variant(board.variant)
+        tables: tuple[Any, Any] = (None, None)
+        if self.tablebase is not None and self._tables_on:
+            tables = self.tablebase.kernel_tables(board.variant)
 
         callback = None
         if on_info is not None:
             report = on_info
 
-            def callback(lines: list[_RawLine], n: int, seconds: float, _depth: int) -> None:
-                for info in _infos(lines, n, seconds):
+            def callback(
+                lines: list[_RawLine], n: int, seconds: float, _depth: int, tbhits: int
+            ) -> None:
+                for info in _infos(lines, n, seconds, tbhits):
                     report(info)
 
         done = threading.Event()
@@ -616,7 +654,7 @@ class Searcher:
             watcher.start()
         spent = time.monotonic() - start
         try:
-            term, lines, n, seconds, _ = self._c.search(
+            term, lines, n, seconds, _, tbhits = self._c.search(
                 pack(root),
                 paths,
                 depth,
@@ -625,6 +663,7 @@ class Searcher:
                 -1.0 if hard is None else max(hard - spent, 0.0),
                 min(multipv, int(_kernel.MAX_MULTIPV)),
                 callback,
+                *tables,
             )
         finally:
             done.set()
@@ -632,7 +671,7 @@ class Searcher:
                 watcher.join()
         if term is not None or not lines:
             return SearchResult(None)
-        infos = _infos(lines, n, seconds)
+        infos = _infos(lines, n, seconds, tbhits)
         pv = infos[0].pv
         return SearchResult(pv[0], pv[1] if len(pv) > 1 else None, infos)
 

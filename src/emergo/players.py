@@ -150,6 +150,10 @@ BACKENDS = ("auto", "kernel", "python")
 def backend(kind: str = "auto", *, hash_mb: int = 16) -> Searcher:
     """The engine's search: the C kernel's (``kernel``), the interim Python one (``python``).
 
+    The kernel's plays the endings of :mod:`emergo.tablebase` perfectly (the process's
+    :func:`emergo.tablebase.default` tables: the 2-column ones always, the 3-column ones
+    once built).
+
     ``auto`` takes the kernel's when the extension is built, else
     :class:`~emergo.pysearch.PythonSearcher`; ``kernel`` fails (ValueError) when it
     is not built.  ``hash_mb`` sizes the search tables: megabytes in the bounds of the
@@ -169,7 +173,9 @@ def backend(kind: str = "auto", *, hash_mb: int = 16) -> Searcher:
             if kind == "kernel":
                 raise ValueError(f"the C kernel is not available: {e}") from None
         else:
-            return kernel.Searcher(hash_mb=hash_mb)
+            from emergo import tablebase  # the endgame tables of the data directory
+
+            return kernel.Searcher(hash_mb=hash_mb, tablebase=tablebase.default())
     return PythonSearcher(hash_mb=hash_mb)
 
 

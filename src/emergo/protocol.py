@@ -20,7 +20,7 @@ from typing import ClassVar, TextIO
 
 from emergo.board import Board, Move
 from emergo.levels import LEVEL_MAX, LevelSearcher, default_movetime
-from emergo.search import Limit, Searcher, SearchInfo
+from emergo.search import Limit, Searcher, SearchInfo, TablebaseUser
 from emergo.wire import (
     HASH,
     MULTIPV_MAX,
@@ -49,6 +49,16 @@ EXPLORATION = Option.spin("Exploration", 35, 0, 1000)
 """``--player mcts``: the UCT constant in hundredths."""
 PLAYOUTS = Option.spin("Playouts", 8, 1, 1024)
 """``--player mcts``: random games per new node of the tree."""
+TABLEBASES = Option("Tablebases", "check", "true")
+"""The engine uses the endgame tables (:mod:`emergo.tablebase`): perfect play in them."""
+
+
+def _number(option: Option, text: str | None) -> int:
+    """An option's value as the session keeps it: the number, or 1 / 0 for a check."""
+    if option.type == "check":
+        return int(text == "true")
+    return int(text or 0)
+
 
 # --- the engine side ------------------------------------------------------------------------
 
@@ -75,10 +85,12 @@ class EngineSession:
         self.name = name
         self.player = player
         declared = [HASH, LEVEL, SEED]
+        if player is None:
+            declared.append(TABLEBASES)
         if player == "mcts":
             declared += [EXPLORATION, PLAYOUTS]
         self.options: dict[str, Option] = {o.name.lower(): o for o in declared}
-        self.values: dict[str, int] = {o.name.lower(): int(o.default or 0) for o in declared}
+        self.values: dict[str, int] = {o.name.lower(): _number(o, o.default) for o in declared}
         self.values["seed"] = seed
         self._searcher: Searcher | None = None
         self._searcher_key: tuple[int, ...] = ()
@@ -119,8 +131,8 @@ class EngineSession:
 
     def searcher(self) -> Searcher:
         """The search backend, built anew when an option it was built with has changed."""
-        # The engine's tables depend on Hash only (Level and Seed act per go); a built-in
-        # player is built from all its options.
+        # The engine's tables depend on Hash only (Level, Seed and Tablebases act per go); a
+        # built-in player is built from all its options.
         keys = ["hash"] if self.player is None else sorted(set(self.values) - {"level"})
         key = tuple(self.values[k] for k in keys)
         if self._searcher is None or self._searcher_key != key:
@@ -164,7 +176,7 @@ class EngineSession:
             raise ProtocolError(f"unknown option {name!r}: this engine has {known}")
         if "value" not in args:
             raise ProtocolError(f"set-option name={option.name} needs value=...")
-        self.values[option.name.lower()] = int(option.text(args["value"]))
+        self.values[option.name.lower()] = _number(option, option.text(args["value"]))
 
     def _new_game(self, args: dict[str, str]) -> None:
         if self.searching():
@@ -202,6 +214,8 @@ class EngineSession:
                 # neither go nor level set a limit: the variant's default think time
                 limit = self.level or Limit(time=default_movetime(self.board.variant))
             searcher = self.searcher()
+            if isinstance(searcher, TablebaseUser):
+                searcher.use_tablebase(bool(self.values.get("tablebases", True)))
             level = self.values["level"]
             if level < LEVEL_MAX and self.player is None:
                 searcher = LevelSearcher(searcher, level, seed=self.values["seed"])
@@ -259,6 +273,8 @@ class EngineSession:
                 ("nodes", info.nodes),
                 ("nps", info.nps),
                 ("time", format_seconds(info.time)),
+                ("tbhits", info.tbhits or None),
+                ("source", "tablebase" if info.source == "tablebase" else None),
                 ("pv", " ".join(str(m) for m in info.pv)),
             ],
         )

@@ -17,7 +17,7 @@ import math
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Literal, Protocol
+from typing import Literal, Protocol, runtime_checkable
 
 from emergo.board import WHITE, Board, Color, Move
 
@@ -116,6 +116,7 @@ def time_budget(limit: Limit, turn: Color) -> tuple[float | None, float | None]:
 # --- scores ---------------------------------------------------------------------------------
 
 ScoreKind = Literal["cp", "win", "loss", "draw"]
+Source = Literal["search", "tablebase"]
 
 WIN_VALUE = 1_000_000
 """Search value of a win on the board now; a win in n plies is ``WIN_VALUE - n``."""
@@ -126,6 +127,10 @@ MAX_PLIES = 1000
 @dataclass(frozen=True)
 class Score:
     """A search score for the player to move: centi-men, a win or loss in n plies, or a draw.
+
+    ``win``, ``loss`` and ``draw`` are proven results; ``draw`` in particular is never a
+    repetition the search met on its own line nor a draw it chose among merely evaluated
+    alternatives: those are ``cp 0`` (docs/engine.md).
 
     >>> str(Score.cp(35)), str(Score.win(7)), str(Score.loss(4)), str(Score.draw())
     ('cp 35', 'win 7', 'loss 4', 'draw')
@@ -240,6 +245,11 @@ class SearchInfo:
     seldepth: int | None = None
     multipv: int = 1
     """Rank of this line, 1 for the best (``multipv`` searches report several lines)."""
+    source: Source = "search"
+    """Where the score comes from: ``search``, or ``tablebase`` (the endgame tables valued
+    every move of the position, :mod:`emergo.tablebase`: the score is exact)."""
+    tbhits: int = 0
+    """Positions the search found in the endgame tables."""
 
     @property
     def nps(self) -> int:
@@ -259,6 +269,13 @@ class SearchResult:
 
 
 InfoCallback = Callable[[SearchInfo], None]
+
+
+@runtime_checkable
+class TablebaseUser(Protocol):
+    """A searcher that can use the endgame tables or not (the engine's ``Tablebases`` option)."""
+
+    def use_tablebase(self, on: bool) -> None: ...
 
 
 class Searcher(Protocol):

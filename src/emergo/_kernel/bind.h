@@ -14,6 +14,7 @@
 
 #include "halt.h"
 #include "playout.h"
+#include "tb.h"
 
 extern const char *const TERM_NAMES[]; /* by TERM_*: NULL, "no-pieces", "blocked", "repetition" */
 
@@ -77,5 +78,11 @@ extern PyMethodDef bind_eval_methods[];
 int bind_search_add(PyObject *m);
 /* Add the BatchEnv type to the module; -1 with an exception. */
 int bind_batch_add(PyObject *m);
+/* Add the Table type and the table functions to the module; -1 with an exception. */
+int bind_tb_add(PyObject *m);
+/* The table of a Table object (NULL for None); -1 with an exception when it is neither, or
+ * closed.  table_use counts a user of a Table (it cannot be closed while used). */
+int table_arg(PyObject *obj, const char *what, const tb_t **out);
+void table_use(PyObject *obj, int delta);
 
 #endif

@@ -55,7 +55,9 @@ static PyObject *lines_list(const sresult_t *r)
             else
                 PyList_SET_ITEM(pv, i, m);
         }
-        PyObject *t = pv ? Py_BuildValue("iiiN", l->value, l->depth, l->seldepth, pv) : NULL;
+        PyObject *t = pv ? Py_BuildValue("iiiNii", l->value, l->depth, l->seldepth, pv, l->exact,
+                                         l->source)
+                         : NULL;
         if (!t)
             Py_CLEAR(lines);
         else
@@ -77,8 +79,9 @@ static int report(void *vctx, const sresult_t *r)
     PyGILState_STATE g = PyGILState_Ensure();
     int stop = 0;
     PyObject *lines = lines_list(r);
-    PyObject *res = lines ? PyObject_CallFunction(ctx->callback, "NKdi", lines,
-                                                  (unsigned long long)r->nodes, r->time, r->depth)
+    PyObject *res = lines ? PyObject_CallFunction(ctx->callback, "NKdiK", lines,
+                                                  (unsigned long long)r->nodes, r->time, r->depth,
+                                                  (unsigned long long)r->tbhits)
                           : NULL;
     if (!res) {
         ctx->failed = 1;
@@ -171,19 +174,27 @@ static PyObject *Searcher_set_option(SearcherObject *self, PyObject *args)
     Py_RETURN_NONE;
 }
 
-/* search(root, paths, depth, nodes, soft, hard, multipv, callback) ->
- *   (termination or None, lines, nodes, seconds, depth) */
+/* search(root, paths, depth, nodes, soft, hard, multipv, callback, t2=None, t3=None) ->
+ *   (termination or None, lines, nodes, seconds, depth, tbhits); t2, t3: the tables of the
+ *   root's variant (emergo._kernel.Table or None) */
 static PyObject *Searcher_search(SearcherObject *self, PyObject *args)
 {
     PyObject *packed, *paths_obj, *depth_obj, *multipv_obj, *callback;
+    PyObject *t2_obj = Py_None, *t3_obj = Py_None;
+    const tb_t *t2, *t3;
     int depth, multipv;
     uint64_t nodes;
     double soft, hard;
-    if (!PyArg_ParseTuple(args, "OOOO&ddOO", &packed, &paths_obj, &depth_obj, u64_arg, &nodes,
-                          &soft, &hard, &multipv_obj, &callback) ||
+    if (!PyArg_ParseTuple(args, "OOOO&ddOO|OO", &packed, &paths_obj, &depth_obj, u64_arg, &nodes,
+                          &soft, &hard, &multipv_obj, &callback, &t2_obj, &t3_obj) ||
         int_in(depth_obj, "depth", 1, S_MAXDEPTH, &depth) < 0 ||
-        int_in(multipv_obj, "multipv", 1, S_MAXPV, &multipv) < 0)
+        int_in(multipv_obj, "multipv", 1, S_MAXPV, &multipv) < 0 ||
+        table_arg(t2_obj, "t2", &t2) < 0 || table_arg(t3_obj, "t3", &t3) < 0)
         return NULL;
+    if ((t2 && t2->def.columns != 2) || (t3 && t3->def.columns != 3)) {
+        PyErr_SetString(PyExc_ValueError, "t2 and t3 are the 2- and 3-column tables");
+        return NULL;
+    }
     if (callback != Py_None && !PyCallable_Check(callback)) {
         PyErr_SetString(PyExc_TypeError, "the info callback must be callable or None");
         return NULL;
@@ -191,6 +202,8 @@ static PyObject *Searcher_search(SearcherObject *self, PyObject *args)
     if (claim(self) < 0)
         return NULL;
     /* Busy from here: everything below may run Python code or release the GIL. */
+    table_use(t2_obj, 1);
+    table_use(t3_obj, 1);
     pos_t root;
     move_t *paths = NULL;
     game_t *gm = NULL;
@@ -199,6 +212,10 @@ static PyObject *Searcher_search(SearcherObject *self, PyObject *args)
     Py_ssize_t npaths = 0;
     if (unpack(packed, &root) < 0 || !(paths = read_paths(paths_obj, &npaths)))
         goto done;
+    if ((t2 && t2->def.tg.g != root.g) || (t3 && t3->def.tg.g != root.g)) {
+        PyErr_Format(PyExc_ValueError, "the tables are not of the %s board", root.g->name);
+        goto done;
+    }
     gm = PyMem_Malloc(sizeof *gm);
     out = PyMem_Malloc(sizeof *out);
     if (!gm || !out || game_init(gm, &root) < 0) {
@@ -226,17 +243,19 @@ static PyObject *Searcher_search(SearcherObject *self, PyObject *args)
         goto done;
     }
     if (term != TERM_NONE) { /* R18, R19a, R19b: nothing to search */
-        result = Py_BuildValue("s[]Kdi", TERM_NAMES[term], 0ULL, 0.0, 0);
+        result = Py_BuildValue("s[]KdiK", TERM_NAMES[term], 0ULL, 0.0, 0, 0ULL);
         goto done;
     }
     slimits_t lim = {depth, nodes, soft, hard, multipv};
     infoctx_t ctx = {callback, 0, NULL, NULL, NULL};
     searcher_rearm(self->s);
+    searcher_set_tables(self->s, t2, t3);
     pyhalt_t ph;
     pyhalt_begin(&ph);
     rc = searcher_run(self->s, &gm->pos, gm->keys, gm->ply + 1, gm->last_irr, &lim,
                       callback == Py_None ? NULL : report, &ctx, &ph.h, out);
     int interrupted = pyhalt_end(&ph) < 0;
+    searcher_set_tables(self->s, NULL, NULL);
     if (ctx.failed) { /* the callback's exception (a KeyboardInterrupt raised in it too) */
         PyErr_Restore(ctx.type, ctx.value, ctx.tb);
         goto done;
@@ -247,14 +266,16 @@ static PyObject *Searcher_search(SearcherObject *self, PyObject *args)
         PyErr_NoMemory();
         goto done;
     }
-    result = Py_BuildValue("ONKdi", Py_None, lines_list(out), (unsigned long long)out->nodes,
-                           out->time, out->depth);
+    result = Py_BuildValue("ONKdiK", Py_None, lines_list(out), (unsigned long long)out->nodes,
+                           out->time, out->depth, (unsigned long long)out->tbhits);
 done:
     if (gm)
         game_free(gm);
     PyMem_Free(gm);
     PyMem_Free(out);
     PyMem_Free(paths);
+    table_use(t2_obj, -1);
+    table_use(t3_obj, -1);
     release(self);
     return result;
 }
@@ -263,8 +284,8 @@ static PyMethodDef searcher_methods[] = {
     {"set_option", (PyCFunction)Searcher_set_option, METH_VARARGS,
      "set_option(name, value): a tuning knob of the search (evasions: 0..8)"},
     {"search", (PyCFunction)Searcher_search, METH_VARARGS,
-     "search(root, paths, depth, nodes, soft, hard, multipv, callback) -> "
-     "(termination, lines, nodes, seconds, depth); one search at a time (RuntimeError)"},
+     "search(root, paths, depth, nodes, soft, hard, multipv, callback, t2=None, t3=None) -> "
+     "(termination, lines, nodes, seconds, depth, tbhits); one search at a time (RuntimeError)"},
     {"stop", (PyCFunction)Searcher_stop, METH_NOARGS, "stop the running search (any thread)"},
     {"clear", (PyCFunction)Searcher_clear, METH_NOARGS, "forget the hash table and history"},
     {"resize", (PyCFunction)Searcher_resize, METH_O, "resize(hash_mb): a new, empty table"},

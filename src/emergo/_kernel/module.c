@@ -6,6 +6,7 @@
  *   bind_eval.c    eval_terms_info, eval_terms, eval_terms_batch, evaluate
  *   bind_search.c  the Searcher type
  *   bind_batch.c   the BatchEnv type (batched environments, batchenv.c)
+ *   bind_tb.c      the Table type and tb_build, tb_open (endgame tables, tb.c, tbgen.c)
  */
 #include "bind.h"
 #include "perft.h"
@@ -30,7 +31,7 @@ PyMODINIT_FUNC PyInit__kernel(void)
     if (m && (PyModule_AddFunctions(m, bind_rules_methods) < 0 ||
               PyModule_AddFunctions(m, bind_games_methods) < 0 ||
               PyModule_AddFunctions(m, bind_eval_methods) < 0 || bind_search_add(m) < 0 ||
-              bind_batch_add(m) < 0 ||
+              bind_batch_add(m) < 0 || bind_tb_add(m) < 0 ||
               PyModule_AddIntConstant(m, "MAX_PATH", K_MAXPATH) < 0 ||
               PyModule_AddIntConstant(m, "MAX_MEN", K_MAXMEN) < 0 ||
               PyModule_AddIntConstant(m, "MAX_PERFT_DEPTH", MAX_PERFT_DEPTH) < 0)) {

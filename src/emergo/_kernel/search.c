@@ -21,11 +21,13 @@ struct searcher {
     int w[EV_NTERMS];
     int stop; /* set from any thread (atomics) */
     int evasions; /* quiescence plies where an attacked player's quiet moves are searched */
+    const tb_t *tb2, *tb3; /* the endgame tables of the searched variant (NULL: none) */
+    int tb_unsure;         /* a position of the game recurred: table values are estimates */
     /* One search: */
     pos_t pos;
     int abort, oom;
     halt_t *halt; /* the caller's (Ctrl-C), polled with the stop flag; may be NULL */
-    uint64_t nodes, max_nodes;
+    uint64_t nodes, max_nodes, tbhits;
     double t0, hard;
     int seldepth;
     uint64_t *keys; /* the game's keys, then the search path's: keys[root_idx + ply] */
@@ -115,6 +117,12 @@ void searcher_stop(searcher_t *s) { __atomic_store_n(&s->stop, 1, __ATOMIC_RELAX
 
 void searcher_rearm(searcher_t *s) { __atomic_store_n(&s->stop, 0, __ATOMIC_RELAXED); }
 
+void searcher_set_tables(searcher_t *s, const tb_t *t2, const tb_t *t3)
+{
+    s->tb2 = t2;
+    s->tb3 = t3;
+}
+
 /* --- limits and bookkeeping ------------------------------------------------------------------ */
 
 static void poll(searcher_t *s)
@@ -148,6 +156,37 @@ static inline void make(searcher_t *s, int ply, const move_t *m)
 }
 
 static inline void unmake(searcher_t *s, int ply) { pos_unmake(&s->pos, &s->undo[ply]); }
+
+#define TB_UNSURE 10000 /* a table's win when it may not hold (history_repeats): 100 men */
+
+/* The search value at ply of a table's value v (0 a draw, else the distance, odd a win). */
+static inline int table_value(int v, int ply)
+{
+    if (!v)
+        return 0;
+    return v & 1 ? S_WIN - (ply + v) : -(S_WIN - (ply + v));
+}
+
+/* The same inside the tree: an estimate, not a proof, when the game's history may turn a
+ * table's line into a repetition (R19b). */
+static inline int table_leaf(const searcher_t *s, int v, int ply)
+{
+    if (!s->tb_unsure || !v)
+        return table_value(v, ply);
+    return v & 1 ? TB_UNSURE - (ply + v) : -(TB_UNSURE - (ply + v));
+}
+
+/* The tables' value of the current position, or -1 (no table holds it). */
+static inline int probe(searcher_t *s)
+{
+    const pos_t *p = &s->pos;
+    if ((!s->tb2 && !s->tb3) || p->hand[0] || p->hand[1])
+        return -1;
+    int v = tb_probe(s->tb2, s->tb3, p);
+    if (v >= 0)
+        s->tbhits++;
+    return v;
+}
 
 /* R19b in the tree: a position repeating one on the search path (the root
  * included) is scored a draw, as the side that repeated can repeat again; a
@@ -231,6 +270,9 @@ static int qsearch(searcher_t *s, int alpha, int beta, int ply, int qply)
         return -(S_WIN - ply);
     if (qply && repeated(s, ply)) /* R19b */
         return 0;
+    int tv = probe(s);
+    if (tv >= 0)
+        return table_leaf(s, tv, ply);
     if (ply >= S_MAXPLY - 1)
         return evaluate(p, s->w);
     int evade = 0;
@@ -293,6 +335,9 @@ static int pvs(searcher_t *s, int depth, int alpha, int beta, int ply, int pvnod
         return 0;
     if (depth <= 0)
         return qsearch(s, alpha, beta, ply, 0);
+    int tv = s->tb_unsure ? -1 : probe(s); /* unsure: the tables only at the horizon */
+    if (tv >= 0)
+        return table_value(tv, ply);
     if (ply > s->seldepth)
         s->seldepth = ply;
     if (ply >= S_MAXPLY - 1)
@@ -477,6 +522,8 @@ static void extend_pv(searcher_t *s, rootmove_t *r, int depth)
 static void set_line(sline_t *line, const rootmove_t *r, int value, int depth)
 {
     line->value = value;
+    line->exact = value >= S_WIN_MIN || value <= -S_WIN_MIN; /* a 0 of the search is not proven */
+    line->source = SL_SEARCH;
     line->depth = depth;
     line->seldepth = r->seldepth > depth ? r->seldepth : depth;
     line->len = r->pvlen;
@@ -500,6 +547,7 @@ static int prepare(searcher_t *s, const pos_t *root, const uint64_t *keys, size_
     s->pos = *root;
     s->abort = s->oom = 0;
     s->nodes = 0;
+    s->tbhits = 0;
     s->seldepth = 0;
     mlist_t *l = &s->lists[0];
     l->n = 0;
@@ -531,6 +579,135 @@ static int prepare(searcher_t *s, const pos_t *root, const uint64_t *keys, size_
     return 0;
 }
 
+/* --- the root in the tables --------------------------------------------------------------------- */
+
+#define TB_DRAW_LINE 16 /* plies of a drawn line shown */
+
+/* R19b as the rules say it: the current position (at ply) occurs for the third time, counting
+ * the game's positions and the line's. */
+static int third_occurrence(const searcher_t *s, int ply)
+{
+    size_t cur = s->root_idx + (size_t)ply, low = s->irr[ply];
+    uint64_t key = s->keys[cur];
+    int seen = 0;
+    for (size_t j = cur; j >= low + 2;) {
+        j -= 2;
+        if (s->keys[j] == key && ++seen >= 2)
+            return 1;
+    }
+    return 0;
+}
+
+/* The value, for the player who made it, of the move just made (the position after it is
+ * s->pos at ply): R18, then R19b (the third occurrence), then the tables; 0 and *value, or -1
+ * when no table holds the position. */
+static int table_move_value(searcher_t *s, int ply, int *value)
+{
+    pos_t *p = &s->pos;
+    if (pos_lost(p, p->turn)) {
+        *value = S_WIN - ply;
+        return 0;
+    }
+    if (third_occurrence(s, ply)) {
+        *value = 0;
+        return 0;
+    }
+    int v = tb_probe(s->tb2, s->tb3, p);
+    if (v < 0)
+        return -1;
+    s->tbhits++;
+    *value = -table_value(v, ply);
+    return 0;
+}
+
+/* The tables' best move of s->pos at ply (the winner's shortest, the loser's longest); 0, or
+ * -1 when there is none or a move leaves the tables. */
+static int table_best(searcher_t *s, int ply, move_t *best)
+{
+    mlist_t *l = &s->lists[ply];
+    l->n = 0;
+    if (gen_moves(&s->pos, l) < 0 || !l->n)
+        return -1;
+    int top = -S_INF;
+    for (size_t i = 0; i < l->n; i++) {
+        int v;
+        make(s, ply, &l->v[i]);
+        int rc = table_move_value(s, ply + 1, &v);
+        unmake(s, ply);
+        if (rc < 0)
+            return -1;
+        if (v > top) {
+            top = v;
+            *best = l->v[i];
+        }
+    }
+    return 0;
+}
+
+/* A root of the tables: every root move valued by them, best first, each line along their
+ * best moves (a win or loss to its end, a draw for TB_DRAW_LINE plies); no search.  1 when
+ * done, 0 when some move leaves the tables (the search goes on as usual).  Only when no
+ * position of the game has recurred (history_repeats): then the values hold under R19b. */
+static int table_root(searcher_t *s, int mpv, sinfo_fn info, void *ctx, sresult_t *out)
+{
+    for (size_t i = 0; i < s->nrm; i++) {
+        rootmove_t *r = &s->rm[i];
+        make(s, 0, &r->m);
+        int rc = table_move_value(s, 1, &r->score);
+        unmake(s, 0);
+        if (rc < 0)
+            return 0;
+    }
+    sort_root(s, 0);
+    for (int k = 0; k < mpv; k++) {
+        rootmove_t *r = &s->rm[k];
+        int len = r->score ? S_WIN - abs(r->score) : TB_DRAW_LINE;
+        if (len > S_MAXPLY - 2)
+            len = S_MAXPLY - 2;
+        r->pvlen = 1;
+        r->pv[0] = r->m;
+        make(s, 0, &r->m);
+        int ply = 1;
+        while (ply < len && !pos_lost(&s->pos, s->pos.turn) && !third_occurrence(s, ply)) {
+            move_t m;
+            if (table_best(s, ply, &m) < 0)
+                break;
+            r->pv[r->pvlen++] = m;
+            make(s, ply, &m);
+            ply++;
+        }
+        while (ply > 0) {
+            ply--;
+            unmake(s, ply);
+        }
+        r->seldepth = r->pvlen;
+        set_line(&out->lines[k], r, r->score, 1);
+        out->lines[k].exact = 1;
+        out->lines[k].source = SL_TABLE;
+    }
+    out->nlines = mpv;
+    out->depth = 1;
+    out->nodes = s->nodes;
+    out->tbhits = s->tbhits;
+    out->time = now() - s->t0;
+    if (info)
+        info(ctx, out);
+    return 1;
+}
+
+/* Has a position recurred since the last irreversible move (the root included)?  A table's
+ * value is for a position met for the first time: its best line never repeats a position (the
+ * distance falls with every move of the winner), so it is exact under R19b when no position of
+ * the game may recur a third time, i.e. when none has occurred twice. */
+static int history_repeats(const uint64_t *keys, size_t nkeys, size_t irr)
+{
+    for (size_t i = irr; i < nkeys; i++)
+        for (size_t j = i + 2; j < nkeys; j += 2)
+            if (keys[i] == keys[j])
+                return 1;
+    return 0;
+}
+
 int searcher_run(searcher_t *s, const pos_t *root, const uint64_t *keys, size_t nkeys, size_t irr,
                  const slimits_t *lim, sinfo_fn info, void *ctx, halt_t *h, sresult_t *out)
 {
@@ -540,16 +717,27 @@ int searcher_run(searcher_t *s, const pos_t *root, const uint64_t *keys, size_t 
     s->max_nodes = lim->nodes ? lim->nodes : UINT64_MAX;
     out->nlines = 0;
     out->nodes = 0;
+    out->tbhits = 0;
     out->depth = 0;
     out->time = 0;
     if (prepare(s, root, keys, nkeys, irr) < 0)
         return -1;
     if (!s->nrm)
         return 0;
-    tt_new_search(&s->tt);
     int mpv = lim->multipv < 1 ? 1 : lim->multipv > S_MAXPV ? S_MAXPV : lim->multipv;
     if ((size_t)mpv > s->nrm)
         mpv = (int)s->nrm;
+    int unsure = (s->tb2 || s->tb3) && history_repeats(keys, nkeys, irr);
+    if (unsure && !s->tb_unsure)
+        tt_clear(&s->tt); /* no exact value of the tables from an earlier search may come back */
+    s->tb_unsure = unsure;
+    if ((s->tb2 || s->tb3) && !root->hand[0] && !root->hand[1] && !s->tb_unsure &&
+        tb_probe(s->tb2, s->tb3, root) >= 0) {
+        if (table_root(s, mpv, info, ctx, out))
+            return s->oom ? -1 : 0;
+        s->tbhits = 0;
+    }
+    tt_new_search(&s->tt);
     int max_depth = lim->depth < 1 ? 1 : lim->depth > S_MAXDEPTH ? S_MAXDEPTH : lim->depth;
     poll(s); /* stopped before it started: still one move */
     for (int depth = 1; depth <= max_depth && !s->abort; depth++) {
@@ -590,6 +778,7 @@ int searcher_run(searcher_t *s, const pos_t *root, const uint64_t *keys, size_t 
             set_line(&out->lines[k], &s->rm[k], s->rm[k].score, depth);
         out->depth = depth;
         out->nodes = s->nodes;
+        out->tbhits = s->tbhits;
         out->time = now() - s->t0;
         if (info && info(ctx, out))
             break;
@@ -613,6 +802,7 @@ int searcher_run(searcher_t *s, const pos_t *root, const uint64_t *keys, size_t 
         set_line(&out->lines[0], r0, r0->score, out->depth);
     }
     out->nodes = s->nodes;
+    out->tbhits = s->tbhits;
     out->time = now() - s->t0;
     return 0;
 }

@@ -1,9 +1,17 @@
 /* Game-tree search: iterative deepening PVS with aspiration windows, forced-capture quiescence.
  *
  * Values are centi-men for the player to move; a win in n plies (R18) is
- * S_WIN - n, a loss -(S_WIN - n), a proven draw (R19a blocked, R19b
- * repetition) exactly 0 (the evaluation never returns 0).  These are the
- * values of emergo.search.Score.from_value.
+ * S_WIN - n, a loss -(S_WIN - n), a draw inside the tree (R19a blocked, R19b
+ * repetition on the search's own line, a table's draw) 0.  These are the values
+ * of emergo.search.Score.from_value.  A win or a loss is proven (every reply
+ * was searched to it); a 0 is not (the other moves were only evaluated, and a
+ * repetition on the search's own line is not the third occurrence R19b asks
+ * for), so a line says whether its value is exact: wins, losses, and the
+ * values of the endgame tables at the root (tb.h).
+ *
+ * With tables (searcher_set_tables) a root position of the tables is not
+ * searched: every move is valued by the tables and the lines follow their best
+ * moves; inside the tree a position of the tables is a leaf of exact value.
  *
  * A searcher owns its transposition table, ordering tables and weights; one
  * search runs at a time on it, in the calling thread.  searcher_stop() may be
@@ -16,6 +24,7 @@
 #include "eval.h"
 #include "halt.h"
 #include "movepick.h"
+#include "tb.h"
 #include "tt.h"
 
 #define S_WIN 1000000
@@ -25,8 +34,12 @@
 #define S_MAXPV 64
 #define S_EVASIONS 1 /* default of the "evasions" option */
 
+enum { SL_SEARCH = 0, SL_TABLE = 1 }; /* where a line's value comes from */
+
 typedef struct sline {
     int value, depth, seldepth, len;
+    int exact;  /* the value is proven: a win or loss, or a table's value */
+    int source; /* SL_SEARCH or SL_TABLE */
     move_t pv[S_MAXPLY];
 } sline_t;
 
@@ -41,6 +54,7 @@ typedef struct sresult {
     int nlines;         /* 0: no legal move */
     sline_t lines[S_MAXPV];
     uint64_t nodes;
+    uint64_t tbhits;    /* positions valued by the tables */
     double time;
     int depth;          /* last completed iteration */
 } sresult_t;
@@ -60,6 +74,9 @@ void searcher_set_weights(searcher_t *s, const int w[EV_NTERMS]);
  * attacked player's moves are searched.  -1: unknown name or bad value. */
 int searcher_set_option(searcher_t *s, const char *name, int value);
 void searcher_stop(searcher_t *s);
+/* The tables of the next searches (either may be NULL; of the searched board's variant).  They
+ * must stay open while a search runs. */
+void searcher_set_tables(searcher_t *s, const tb_t *t2, const tb_t *t3);
 /* Forget an earlier stop: call before starting a search, before any thread may stop it. */
 void searcher_rearm(searcher_t *s);
 

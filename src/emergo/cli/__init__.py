@@ -1,5 +1,5 @@
 """The ``emergo`` command line: moves, perft, show, play, analyse, replay, match, bench, selfplay,
-serve, bot, admin.
+serve, bot, admin, tablebase.
 
 One module per command (``emergo.cli.moves`` ...), each a thin layer over library
 calls: it reads the options, calls the library and prints.  ``emergo-engine`` is
@@ -50,6 +50,7 @@ COMMANDS = (
     "serve",
     "bot",
     "admin",
+    "tablebase",
 )
 """The commands, each the module ``emergo.cli.<command>`` with ``add_parser`` and ``run``."""
 

@@ -19,6 +19,7 @@ from emergo.analyse import (
     final_score,
     format_score,
     line_text,
+    result_text,
     white_view,
 )
 from emergo.board import COLOR_NAMES, WHITE, Board
@@ -260,12 +261,18 @@ def position_report(
         lines.append("no analysis (the search reported no line)")
         return "\n".join(lines)
     best = infos[0]
-    lines.append(
-        f"evaluation: {format_score(white_view(best.score, board.turn))} (White's view)  "
-        f"depth {best.depth}  nodes {best.nodes}  time {best.time:.2f} s"
-    )
+    if best.source == "tablebase":  # every move valued by the endgame tables: exact
+        said = result_text(white_view(best.score, board.turn)) or ""
+        lines.append(f"evaluation: {said[0].upper()}{said[1:]} (endgame tables)")
+    else:
+        lines.append(
+            f"evaluation: {format_score(white_view(best.score, board.turn))} (White's view)  "
+            f"depth {best.depth}  nodes {best.nodes}  time {best.time:.2f} s"
+        )
     for info in infos:
-        score = eval_token(white_view(info.score, board.turn), info.depth)
+        score = format_score(white_view(info.score, board.turn)) + "/tb"
+        if info.source != "tablebase":
+            score = eval_token(white_view(info.score, board.turn), info.depth)
         lines.append(f"{info.multipv:>2}. {score:>12}  {line_text(board, info.pv, names)}")
     return "\n".join(lines)
 

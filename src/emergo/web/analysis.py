@@ -3,7 +3,10 @@
 One :class:`Analyst` per client owns one searcher (the C kernel's when it is built).  A search
 runs in a worker thread; its progress reports (multi-PV lines) are handed to the event loop as
 they come, and :meth:`Analyst.stop` ends it at once (the searcher returns its best line so far).
-Scores go to the page from White's point of view (:mod:`emergo.analyse`).
+Scores go to the page from White's point of view (:mod:`emergo.analyse`).  A position of the
+endgame tables (:mod:`emergo.tablebase`) is answered by them: its line's ``source`` is
+``tablebase`` and the line carries ``tablebase``, the table's value and every move's
+(:func:`tablebase_data`), for the board's tablebase panel.
 
 A review (``WS /ws/review``) is :func:`emergo.analyse.review_game` with its ``on_move`` and
 ``stop``: each move's review is handed on as soon as the positions on both sides of it are
@@ -28,11 +31,12 @@ from emergo.analyse import (
     MoveReview,
     clipped,
     format_score,
+    result_text,
     white_view,
 )
 from emergo.board import Board
 from emergo.geometry import Names
-from emergo.search import Limit, Searcher, SearchInfo, SearchResult
+from emergo.search import Limit, Score, Searcher, SearchInfo, SearchResult
 from emergo.web.positions import JSON, RequestError, move_data
 
 MAX_MULTIPV = 8
@@ -42,11 +46,11 @@ HASH_MB = 16
 
 
 def new_searcher() -> Searcher:
-    """The strongest searcher available: the C kernel's, else the pure-Python one."""
+    """The strongest searcher available: the C kernel's with the endgame tables, else the
+    pure-Python one."""
     try:
         kernel = importlib.import_module("emergo.kernel")
-        factory = kernel.Searcher
-    except (ImportError, AttributeError):
+    except ImportError:
         # the pure-Python searcher's home moves with issue 9 (emergo.pysearch)
         for name in ("emergo.pysearch", "emergo.search"):
             try:
@@ -56,8 +60,12 @@ def new_searcher() -> Searcher:
                 continue
         else:  # pragma: no cover - the library always has one of them
             raise RuntimeError("no searcher available") from None
-    searcher: Searcher = factory(hash_mb=HASH_MB)
-    return searcher
+        searcher: Searcher = factory(hash_mb=HASH_MB)
+        return searcher
+    from emergo import tablebase
+
+    fast: Searcher = kernel.Searcher(hash_mb=HASH_MB, tablebase=tablebase.default())
+    return fast
 
 
 def limit_from(request: JSON, *, allow_infinite: bool) -> tuple[Limit, int]:
@@ -94,7 +102,7 @@ def info_data(board: Board, info: SearchInfo) -> JSON:
             break
         pv.append(move_data(scratch, move))
         scratch.push(move)
-    return {
+    data: JSON = {
         "multipv": info.multipv,
         "depth": info.depth,
         "score": format_score(score),
@@ -103,6 +111,39 @@ def info_data(board: Board, info: SearchInfo) -> JSON:
         "nodes": info.nodes,
         "time": round(info.time, 3),
         "nps": info.nps,
+        "source": info.source,
+    }
+    if info.source == "tablebase":
+        data["tablebase"] = tablebase_data(board)
+    return data
+
+
+def tablebase_data(board: Board) -> JSON | None:
+    """The endgame tables' answer for a position, ``None`` outside them (or without the kernel):
+    ``{"wdl", "dtm", "text", "moves": [{"move", "wdl", "dtm"}, ...]}``, values for the player
+    to move (``wdl`` 1 win, 0 draw, -1 loss; ``dtm`` plies to the end, negative when he loses),
+    each move's for the player making it, best first; ``text`` in words (``White wins in 37
+    plies``)."""
+    try:
+        from emergo import tablebase
+    except ImportError:  # pragma: no cover - the module imports without the kernel
+        return None
+    tables = tablebase.default()
+    try:
+        dtm = tables.probe_dtm(board)
+        moves = tables.probe_moves(board)
+    except tablebase.TablebaseError:
+        return None
+    wdl = 0 if dtm == 0 else 1 if dtm > 0 else -1
+    score = Score.draw() if dtm == 0 else Score.win(dtm) if dtm > 0 else Score.loss(-dtm)
+    return {
+        "wdl": wdl,
+        "dtm": dtm,
+        "text": result_text(white_view(score, board.turn)),
+        "moves": [
+            {"move": move_data(board, item.move), "wdl": item.wdl, "dtm": item.dtm}
+            for item in moves
+        ],
     }
 
 
