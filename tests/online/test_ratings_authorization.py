@@ -135,3 +135,15 @@ def test_cookie_posts_need_the_origin_and_the_csrf_token(site, client, corr):
     assert r.status_code == 303
     assert client.get("/api/account/vacation").json()["onVacation"] is True
     assert "End the vacation" in client.get("/account/notifications").text
+
+
+def test_marking_read_takes_an_id(site, client, corr):
+    people, _game = corr
+    bob = people["bob"]
+    for bad in (2**64, -1, "x", 1.5):
+        r = bob.post("/api/account/notifications/read", json={"upTo": bad})
+        assert r.status_code == 400 and "upTo" in r.json()["error"], (bad, r.text)
+    assert bob.get("/api/account/notifications").json()["unread"] == 1
+    first = bob.get("/api/account/notifications").json()["notifications"][0]["id"]
+    bob.ok("/api/account/notifications/read", json={"upTo": first})
+    assert bob.get("/api/account/notifications").json()["unread"] == 0

@@ -213,10 +213,11 @@ async def notifications_read(request: Request) -> Response:
     actor = await require(request, fields=fields)
     up_to = fields.get("upTo")
     if up_to is not None:
-        try:
-            up_to = int(up_to)
-        except (TypeError, ValueError):
-            raise ApiError("upTo is a notice's id") from None
+        whole = isinstance(up_to, int) and not isinstance(up_to, bool)
+        if isinstance(up_to, str) and up_to.isdigit() and len(up_to) <= 10:
+            up_to, whole = int(up_to), True
+        if not whole or not 0 <= up_to < 2**31:  # an id: the databases' integers hold no more
+            raise ApiError("upTo is a notice's id")
     site = site_of(request)
     await asyncio.to_thread(site.notices.mark_read, actor.user.id, up_to)
     return ok()
