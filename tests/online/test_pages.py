@@ -62,7 +62,8 @@ def test_the_forms_share_the_frame(client: Any, site: Site) -> None:
     _login(client, site, "ann")
     text = client.get("/account").text
     assert '<a href="/account" aria-current=page>Account</a>' in text
-    assert '<span class="me">ann</span>' in text
+    assert '<a class="me" href="/@/ann">ann</a>' in text  # the profile (issue 21)
+    assert 'href="/notifications" id="notifications-link"' in text
 
 
 def test_the_site_sends_its_origin_with_posts(client: Any) -> None:

@@ -59,6 +59,32 @@ class Limits:
 
 
 @dataclass(frozen=True)
+class Mail:
+    """The ``[mail]`` section (issue 21, docs/ratings.md): where notification mail goes out.
+
+    Without ``host`` the site sends no mail (players still get the notices in the page).
+    """
+
+    host: str | None = None
+    """The SMTP server."""
+    port: int = 587
+    security: str = "starttls"
+    """``starttls`` (port 587), ``ssl`` (TLS from the start, port 465) or ``plain`` (a relay
+    on the same machine, no log-in)."""
+    username: str | None = None
+    password: str | None = field(default=None, repr=False)
+    """Never logged, never shown."""
+    cafile: str | None = None
+    """A CA certificate file to trust (a server with a certificate of its own)."""
+    sender: str = ""
+    """The ``From`` address, e.g. ``noreply@play.example.org``."""
+    base_url: str = ""
+    """The site's address as players reach it: the games' links in mails."""
+    site_name: str = "Emergo"
+    """The site's name in mails."""
+
+
+@dataclass(frozen=True)
 class Config:
     """Everything a server process (or ``emergo admin``) needs to know."""
 
@@ -82,6 +108,8 @@ class Config:
     argon2_memory_kib: int = 65536
     """argon2id's cost (argon2-cffi's defaults, RFC 9106's second choice); tests lower them."""
     limits: Limits = field(default_factory=Limits)
+    mail: Mail = field(default_factory=Mail)
+    """Notification mail (issue 21); none without ``[mail] host``."""
     open_browser: bool = False
 
     def with_options(self, **changes: Any) -> Config:
@@ -104,6 +132,17 @@ _SECTIONS: dict[str, dict[str, type | tuple[type, ...]]] = {
         "argon2_memory_kib": int,
     },
     "limits": {f.name: int for f in dataclasses.fields(Limits)},
+    "mail": {
+        "host": str,
+        "port": int,
+        "security": str,
+        "username": str,
+        "password": str,
+        "cafile": str,
+        "sender": str,
+        "base_url": str,
+        "site_name": str,
+    },
 }
 
 
@@ -123,6 +162,7 @@ def load(path: str | Path) -> Config:
 def from_mapping(data: dict[str, Any], where: str = "the config") -> Config:
     values: dict[str, Any] = {}
     limits: dict[str, Any] = {}
+    mail: dict[str, Any] = {}
     for section, entries in data.items():
         known = _SECTIONS.get(section)
         if known is None:
@@ -139,13 +179,13 @@ def from_mapping(data: dict[str, Any], where: str = "the config") -> Config:
                 )
             if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
                 raise ConfigError(f"{where}: [{section}] {key} has the wrong type: {value!r}")
-            (limits if section == "limits" else values)[key] = value
+            {"limits": limits, "mail": mail}.get(section, values)[key] = value
     if "allow_hosts" in values:
         hosts = values["allow_hosts"]
         if not all(isinstance(h, str) for h in hosts):
             raise ConfigError(f"{where}: [server] allow_hosts must be a list of host names")
         values["allow_hosts"] = tuple(hosts)
-    config = Config(**values, limits=Limits(**limits))
+    config = Config(**values, limits=Limits(**limits), mail=Mail(**mail))
     check(config, where)
     return config
 
@@ -160,6 +200,25 @@ def check(config: Config, where: str = "the config") -> None:
     for f in dataclasses.fields(Limits):
         if not 1 <= getattr(config.limits, f.name) <= 1_000_000:
             raise ConfigError(f"{where}: [limits] {f.name} must be in 1..1000000")
+    check_mail(config.mail, where)
+
+
+def check_mail(mail: Mail, where: str = "the config") -> None:
+    """A ``[mail]`` section that can send: a server, a sender and the site's address."""
+    if mail.host is None:
+        return
+    if not 1 <= mail.port <= 65535:
+        raise ConfigError(f"{where}: [mail] port must be in 1..65535, not {mail.port}")
+    if mail.security not in ("starttls", "ssl", "plain"):
+        raise ConfigError(f"{where}: [mail] security is starttls, ssl or plain")
+    if (mail.username is None) != (mail.password is None):
+        raise ConfigError(f"{where}: [mail] a log-in needs both username and password")
+    if mail.username is not None and mail.security == "plain":
+        raise ConfigError(f"{where}: [mail] a password is never sent without TLS")
+    if "@" not in mail.sender:
+        raise ConfigError(f"{where}: [mail] sender must be the From address")
+    if not mail.base_url.startswith(("https://", "http://")):
+        raise ConfigError(f"{where}: [mail] base_url must be the site's https:// address")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

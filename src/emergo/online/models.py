@@ -190,3 +190,131 @@ crowds = Table(
     Column("count", Integer, nullable=False),  # the spectators of the game on that process
     Column("seen", Double, nullable=False),
 )
+
+# --- issue 21: ratings, the archive, notices, vacation, conditional moves (docs/ratings.md) ---
+
+perfs = Table(
+    "perfs",
+    metadata,
+    Column("user_id", ForeignKey("users.id", ondelete="CASCADE"), primary_key=True),
+    Column("perf", String(24), primary_key=True),  # emergo.online.perfs: 9x9-live ...
+    Column("rating", Double, nullable=False),
+    Column("rd", Double, nullable=False),  # as of `latest`: it grows with the time since
+    Column("volatility", Double, nullable=False),
+    Column("games", Integer, nullable=False),
+    Column("latest", Double, nullable=True),  # when the last rated game ended
+    Index("ix_perfs_perf_rating", "perf", "rating"),  # the leaderboards
+)
+
+rating_history = Table(
+    "rating_history",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("user_id", ForeignKey("users.id", ondelete="CASCADE"), nullable=False),
+    Column("perf", String(24), nullable=False),
+    Column("game_id", String(8), nullable=False),
+    Column("at", Double, nullable=False),
+    Column("rating", Double, nullable=False),  # after the game
+    Column("rd", Double, nullable=False),
+    Index("ix_rating_history_user", "user_id", "perf", "at"),
+)
+
+archive = Table(
+    "archive",
+    metadata,
+    # one row a finished game, written in the transaction that ends it: the archive's search
+    Column("game_id", ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
+    Column("white_id", ForeignKey("users.id"), nullable=False),
+    Column("black_id", ForeignKey("users.id"), nullable=False),
+    Column("variant", String(8), nullable=False),
+    Column("speed", String(16), nullable=False),
+    Column("rated", Boolean, nullable=False),
+    Column("result", String(8), nullable=False),  # 1-0, 0-1, 1/2-1/2, * (aborted)
+    Column("termination", String(20), nullable=False),
+    Column("plies", Integer, nullable=False),
+    Column("white_rating", Integer, nullable=True),  # before the game (rated games)
+    Column("black_rating", Integer, nullable=True),
+    Column("white_diff", Integer, nullable=True),  # what the game changed
+    Column("black_diff", Integer, nullable=True),
+    Column("ended", Double, nullable=False),
+    Index("ix_archive_ended", "ended"),
+    Index("ix_archive_variant_speed_ended", "variant", "speed", "ended"),
+)
+
+player_games = Table(
+    "player_games",
+    metadata,
+    # a finished game from each player's side: profiles, a player's search, head-to-head
+    Column("user_id", ForeignKey("users.id", ondelete="CASCADE"), primary_key=True),
+    Column("game_id", ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
+    Column("color", String(5), nullable=False),  # white, black
+    Column("opponent_id", ForeignKey("users.id"), nullable=False),
+    Column("variant", String(8), nullable=False),
+    Column("speed", String(16), nullable=False),
+    Column("rated", Boolean, nullable=False),
+    Column("score", String(4), nullable=False),  # win, loss, draw, none (aborted)
+    Column("ended", Double, nullable=False),
+    Index("ix_player_games_user_ended", "user_id", "ended"),
+    Index("ix_player_games_user_opponent", "user_id", "opponent_id", "ended"),
+)
+
+user_settings = Table(
+    "user_settings",
+    metadata,
+    Column("user_id", ForeignKey("users.id", ondelete="CASCADE"), primary_key=True),
+    Column("email", String(254), nullable=True),
+    Column("email_choice", String(8), nullable=False),  # off, digest, instant
+    Column("digest_at", Double, nullable=True),  # when the last digest went
+)
+
+notifications = Table(
+    "notifications",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("user_id", ForeignKey("users.id", ondelete="CASCADE"), nullable=False),
+    Column("kind", String(20), nullable=False),  # your-turn, time-running-out, game-over
+    Column("game_id", String(8), nullable=False),
+    Column("data", JSON, nullable=False),  # emergo.online.notify.Notice.to_json()
+    Column("at", Double, nullable=False),
+    Column("read", Boolean, nullable=False),
+    Column("mail", String(8), nullable=False),  # none, pending, sent
+    Index("ix_notifications_user", "user_id", "id"),
+    Index("ix_notifications_mail", "mail", "user_id"),
+)
+
+vacations = Table(
+    "vacations",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("user_id", ForeignKey("users.id", ondelete="CASCADE"), nullable=False),
+    Column("started", Double, nullable=False),
+    Column("ended", Double, nullable=True),  # None: going on until the days held run out
+    Index("ix_vacations_user", "user_id", "started"),
+)
+
+conditionals = Table(
+    "conditionals",
+    metadata,
+    Column("game_id", ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
+    Column("user_id", ForeignKey("users.id", ondelete="CASCADE"), primary_key=True),
+    Column("tree", JSON, nullable=False),  # emergo.online.conditional.Conditional.to_json()
+    Column("version", Integer, nullable=False),  # the game's version it was made for
+)
+
+alarms = Table(
+    "alarms",
+    metadata,
+    # a correspondence player's "time is running out" (80 % of the move's time used)
+    Column("game_id", ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
+    Column("user_id", ForeignKey("users.id", ondelete="CASCADE"), nullable=False),
+    Column("due", Double, nullable=False, index=True),
+    Column("deadline", Double, nullable=False),
+)
+
+credits = Table(
+    "credits",
+    metadata,
+    # how far a correspondence game's vacation time was given back (emergo.online.vacation)
+    Column("game_id", ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
+    Column("credited_until", Double, nullable=False),
+)

@@ -34,9 +34,9 @@ import os
 import secrets
 import socket
 import string
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from sqlalchemy import delete, insert, select, text, update
 
@@ -180,12 +180,34 @@ class Played:
     seats: Seats
 
 
+class Extension(Protocol):
+    """What issue 21 adds around each command, in its transaction
+    (:class:`emergo.online.correspondence.Correspondence`): vacation time given back before it,
+    the conditional reply, ratings, the archive and notices after it, timers held back while the
+    player to move is on vacation."""
+
+    def prepare(self, tx: Tx, rounds: Rounds, game: GameView, t: float) -> GameView: ...
+
+    def after(
+        self,
+        tx: Tx,
+        rounds: Rounds,
+        before: GameView,
+        state: rnd.RoundState,
+        events: Sequence[rnd.Event],
+        t: float,
+    ) -> rnd.RoundState: ...
+
+    def timer_due(self, tx: Tx, game: GameView, state: rnd.RoundState) -> float | None: ...
+
+
 class Rounds:
     """Plays commands on the games of one database (module docstring)."""
 
     def __init__(self, db: Database, clock: Callable[[], float] = now) -> None:
         self.db = db
         self.clock = clock
+        self.extension: Extension | None = None
 
     # --- games -----------------------------------------------------------------------------------
 
@@ -301,10 +323,14 @@ class Rounds:
             if color is None:
                 raise GameError("you do not play this game", 403)
             t = self.clock()
-            command = make(color, game)
+            command = make(color, game)  # checks the version the player saw
+            if self.extension is not None:
+                game = self.extension.prepare(tx, self, game, t)
             state, events = rnd.apply(game.state, command, t)
             if events:
                 self._write(tx, game, state, events, t)
+                if self.extension is not None:
+                    state = self.extension.after(tx, self, game, state, events, t)
             if isinstance(command, rnd.Move):
                 tx.execute(_UPSERT_PRESENCE, {"game": game_id, "user": user_id, "seen": t})
         return Played(state, events, game.seats)
@@ -362,7 +388,7 @@ class Rounds:
                 at=t,
             )
         )
-        due = None if over else rnd.due(state)
+        due = None if over else self._due(tx, game, state)
         if due is None:
             tx.execute(delete(m.timers).where(m.timers.c.game_id == game.id))
         else:
@@ -375,6 +401,12 @@ class Rounds:
             }
             for user_id in (game.seats.white_id, game.seats.black_id):
                 user_event(tx, user_id, finish, t)
+
+    def _due(self, tx: Tx, game: GameView, state: rnd.RoundState) -> float | None:
+        """The game's timer: the round's :func:`emergo.round.due`, or the extension's."""
+        if self.extension is not None:
+            return self.extension.timer_due(tx, game, state)
+        return rnd.due(state)
 
     def set_player_chat(self, game_id: str, user_id: int, open_: bool) -> None:
         """Open or close the players' room of a game (either player may)."""
@@ -417,6 +449,8 @@ class Rounds:
                 if row is None:
                     break
                 game = _view(row)
+                if self.extension is not None:
+                    game = self.extension.prepare(tx, self, game, t)
                 try:
                     state, events = rnd.apply(game.state, rnd.Timeout(), t)
                 except rnd.RoundError as e:  # a state the round refuses to time out: look no more
@@ -425,9 +459,11 @@ class Rounds:
                     continue
                 if events:
                     self._write(tx, game, state, events, t)
+                    if self.extension is not None:
+                        self.extension.after(tx, self, game, state, events, t)
                     changed += 1
                 else:  # not due after all (the clock moved on): the round's own next time
-                    due = rnd.due(game.state)
+                    due = self._due(tx, game, game.state)
                     if due is None:
                         tx.execute(delete(m.timers).where(m.timers.c.game_id == game.id))
                     else:

@@ -16,14 +16,18 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from emergo import round as rnd
+from emergo.online.archive import Archive
 from emergo.online.bus import Bus, LocalBus, PgBus
 from emergo.online.challenges import Challenge, ChallengeError, Challenges, terms_of
 from emergo.online.chat import Chat, Line
 from emergo.online.commands import make_command
 from emergo.online.config import Config
+from emergo.online.correspondence import Correspondence
 from emergo.online.db import Database
 from emergo.online.limits import LocalLimiter, SharedLimiter
+from emergo.online.notices import Mailer, Notices
 from emergo.online.presence import Presence
+from emergo.online.ratings import Ratings
 from emergo.online.rounds import GameError, Played, Rounds
 from emergo.online.timers import Periodic
 from emergo.online.tokens import Tokens
@@ -49,6 +53,12 @@ class Site:
         self.shared_limits = SharedLimiter(db)
         self.local_limits = LocalLimiter()
         self.rounds = Rounds(db)
+        # issue 21: ratings, the archive, notices and mail, vacations, conditional moves
+        self.ratings = Ratings(db)
+        self.archive = Archive(db)
+        self.notices = Notices(db, mailer_of(config))
+        self.correspondence = Correspondence(db, self.ratings, self.notices)
+        self.rounds.extension = self.correspondence
         self.challenges = Challenges(db, self.rounds.create)
         self.chat = Chat(db)
         self.presence = Presence(db)
@@ -169,3 +179,22 @@ class Site:
                 self.challenges.cancel(challenge.id, user)
         with self.db.write() as tx:
             self.users.anonymise(tx, user.id)
+
+
+def mailer_of(config: Config) -> Mailer | None:
+    """The mailer of the ``[mail]`` section; None when the site sends no mail."""
+    mail = config.mail
+    if mail.host is None:
+        return None
+    from emergo.online.mail import SmtpSettings
+    from emergo.online.notify import Site as MailSite
+
+    smtp = SmtpSettings(
+        host=mail.host,
+        port=mail.port,
+        security=mail.security,  # type: ignore[arg-type]  # checked by config.check_mail
+        username=mail.username,
+        password=mail.password,
+        cafile=mail.cafile,
+    )
+    return Mailer(MailSite(mail.site_name, mail.base_url, mail.sender), smtp)

@@ -33,6 +33,7 @@ if TYPE_CHECKING:
     from emergo.online.challenges import Challenges
     from emergo.online.db import Database
     from emergo.online.limits import SharedLimiter
+    from emergo.online.notices import Notices
     from emergo.online.presence import Presence
     from emergo.online.rounds import Rounds
 
@@ -45,12 +46,17 @@ class Site(Protocol):
     presence: Presence
     challenges: Challenges
     shared_limits: SharedLimiter
+    notices: Notices
     process_id: str | None
 
 
 log = logging.getLogger("emergo.online.timers")
 
 SWEEP = 0.25
+ALARMS = 5.0
+"""Seconds between two looks at the correspondence alarms (issue 21)."""
+MAIL = 30.0
+"""Seconds between two rounds of notification mail (issue 21)."""
 HOUSEKEEPING = 60.0
 USER_EVENTS_KEPT = 86400.0
 
@@ -76,7 +82,7 @@ class Periodic:
         from emergo.online.rounds import HEARTBEAT
 
         site = self.site
-        next_beat = next_house = 0.0
+        next_beat = next_house = next_alarms = next_mail = 0.0
         while True:
             t = time.monotonic()
             await self._safely("the timer sweep", site.rounds.sweep)
@@ -85,6 +91,12 @@ class Periodic:
                 keys = list(site.presence.local)
                 crowds = dict(site.presence.watchers)
                 await self._safely("the heartbeat", functools.partial(self._beat, keys, crowds))
+            if t >= next_alarms:
+                next_alarms = t + ALARMS
+                await self._safely("the alarms", lambda: site.notices.sweep_alarms(now()))
+            if t >= next_mail and site.notices.mailer is not None:
+                next_mail = t + MAIL
+                await self._safely("the mail", lambda: site.notices.send_mail(now()))
             if t >= next_house:
                 next_house = t + HOUSEKEEPING
                 await self._safely("the housekeeping", self.housekeeping)
@@ -110,3 +122,4 @@ class Periodic:
             tx.execute(delete(m.user_events).where(m.user_events.c.at < t - USER_EVENTS_KEPT))
             tx.execute(delete(m.sessions).where(m.sessions.c.expires < t))
             tx.execute(delete(m.crowds).where(m.crowds.c.seen < t - 86400))
+        site.notices.prune(t)

@@ -61,14 +61,6 @@ async def account(request: Request) -> Response:
     return JSONResponse(out)
 
 
-async def user_public(request: Request) -> Response:
-    site = site_of(request)
-    user = await asyncio.to_thread(site.users.by_name, request.path_params["username"])
-    if user is None or user.disabled:
-        raise ApiError("no such user", 404)
-    return JSONResponse(user.json())
-
-
 async def playing(request: Request) -> Response:
     """``GET /api/account/playing``: the user's games in progress, their turn first."""
     actor = await require(request)

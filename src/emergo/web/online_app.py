@@ -31,6 +31,8 @@ from emergo.online.users import AccountError
 from emergo.web import online_api as api
 from emergo.web import online_board as board
 from emergo.web import online_pages as pages
+from emergo.web import online_player_pages as player_pages
+from emergo.web import online_players as players
 from emergo.web import online_shell as shell
 from emergo.web import online_socket as sockets
 from emergo.web.online_auth import ApiError
@@ -71,6 +73,21 @@ ROUTES: list[BaseRoute] = [
     Route("/challenge/{id}", pages.challenge_page, methods=["GET"]),
     Route("/challenge/{id}/accept", pages.challenge_accept_post, methods=["POST"]),
     Route("/game/{id}", shell.game, methods=["GET"]),
+    # issue 21: profiles, leaderboards, the archive, notifications, mail and vacation
+    Route("/@/{username}", player_pages.profile, methods=["GET"]),
+    Route("/leaderboard", player_pages.leaderboards, methods=["GET"]),
+    Route("/leaderboard/{perf}", player_pages.leaderboard, methods=["GET"]),
+    Route("/games", player_pages.archive, methods=["GET"]),
+    Route("/notifications", player_pages.notifications, methods=["GET"]),
+    Route("/notifications/read", player_pages.notifications_read, methods=["POST"]),
+    Route("/account/notifications", player_pages.settings, methods=["GET"]),
+    words(
+        "/account/notifications/{action}",
+        player_pages.settings_post,
+        ["POST"],
+        action={"mail", "vacation-start", "vacation-stop"},
+    ),
+    Route("/game/{id}/conditional", player_pages.conditional_post, methods=["POST"]),
     Route("/game/export/{id}", api.game_export, methods=["GET"]),
     # accounts
     Route("/api/account", api.account, methods=["GET"]),
@@ -78,7 +95,18 @@ ROUTES: list[BaseRoute] = [
     Route("/api/account/tokens", api.tokens_list, methods=["GET"]),
     Route("/api/account/tokens", api.token_create, methods=["POST"]),
     Route("/api/account/tokens/{token_id}/revoke", api.token_revoke, methods=["POST"]),
-    Route("/api/user/{username}", api.user_public, methods=["GET"]),
+    Route("/api/account/notifications", players.notifications, methods=["GET"]),
+    Route("/api/account/notifications/read", players.notifications_read, methods=["POST"]),
+    Route("/api/account/preferences", players.preferences, methods=["GET", "POST"]),
+    Route("/api/account/vacation", players.vacation, methods=["GET"]),
+    words(
+        "/api/account/vacation/{action}", players.vacation_post, ["POST"], action={"start", "stop"}
+    ),
+    Route("/api/user/{username}", players.user_public, methods=["GET"]),
+    Route("/api/user/{username}/rating-history", players.rating_history, methods=["GET"]),
+    Route("/api/player/top/{nb}/{perf}", players.leaderboard, methods=["GET"]),
+    Route("/api/games/user/{username}", players.games_of_user, methods=["GET"]),
+    Route("/api/games/search", players.games_search, methods=["GET"]),
     # challenges and the lobby
     Route("/api/challenge", api.challenges_mine, methods=["GET"]),
     Route("/api/challenge/open", api.challenge_open, methods=["POST"]),
@@ -98,6 +126,7 @@ ROUTES: list[BaseRoute] = [
     Route("/api/board/game/{id}/move/{move}", api.board_move, methods=["POST"]),
     Route("/api/board/game/{id}/chat", api.board_chat_post, methods=["POST"]),
     Route("/api/board/game/{id}/chat", api.board_chat_get, methods=["GET"]),
+    Route("/api/board/game/{id}/conditional", players.conditional, methods=["GET", "POST"]),
     words("/api/board/game/{id}/chat/{state}", api.board_chat_room, ["POST"], state={"on", "off"}),
     words(
         "/api/board/game/{id}/{kind}/{answer}",
@@ -125,6 +154,7 @@ ROUTES: list[BaseRoute] = [
 ]
 """Every route of the site (lila's conf/routes): pages, the API, sockets, static files."""
 shell.know_routes(ROUTES)  # the header links the pages the site has
+shell.GAME_EXTRAS.append(player_pages.game_extras)  # issue 21: ratings, conditional moves
 
 
 def _error(status: int, message: str, headers: dict[str, str] | None = None) -> JSONResponse:

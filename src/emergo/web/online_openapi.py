@@ -12,7 +12,9 @@ from typing import Any
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
+from emergo.geometry import VARIANTS
 from emergo.online.challenges import CLOCK_INCREMENT, CLOCK_LIMIT, COLORS, DAYS
+from emergo.online.perfs import PERF_KEYS, SPEEDS
 from emergo.online.tokens import SCOPES
 from emergo.web import online_board
 
@@ -116,9 +118,6 @@ def describe() -> dict[str, Any]:
         "/api/account": {"get": _op("who you are", ok=_ANY, codes=[401, 403])},
         "/api/account/playing": {
             "get": _op("your games in progress, your turn first", ok=_ANY, codes=[401, 403])
-        },
-        "/api/user/{username}": {
-            "get": _op("a user", params=[_id("username")], ok=_ANY, codes=[401, 404], public=True)
         },
         "/api/challenge": {
             "get": _op("your open challenges", ok=_ANY, codes=[401, 403], scope="challenge:read")
@@ -258,6 +257,7 @@ def describe() -> dict[str, Any]:
         paths[f"/api/board/game/{{id}}/chat/{state}"] = {
             "post": _op(f"the players' chat {state}", params=game, scope=board)
         }
+    paths.update(_issue_21(game))
     return {
         "openapi": "3.1.0",
         "info": {
@@ -270,6 +270,148 @@ def describe() -> dict[str, Any]:
             "securitySchemes": {"bearer": {"type": "http", "scheme": "bearer"}},
         },
         "paths": paths,
+    }
+
+
+def _query(name: str, schema: dict[str, Any], description: str) -> dict[str, Any]:
+    return {
+        "name": name,
+        "in": "query",
+        "required": False,
+        "schema": schema,
+        "description": description,
+    }
+
+
+def _archive_params(*, player: bool) -> list[dict[str, Any]]:
+    name = {"type": "string", "maxLength": 20}
+    day = {"type": "string", "maxLength": 15, "description": "YYYY-MM-DD or milliseconds"}
+    params = [
+        _query("vs", name, "the opponent's name"),
+        _query("variant", {"type": "string", "enum": list(VARIANTS)}, "the variant"),
+        _query("speed", {"type": "string", "enum": list(SPEEDS)}, "live or correspondence"),
+        _query("perfType", {"type": "string", "enum": list(PERF_KEYS)}, "variant and speed"),
+        _query("rated", {"type": "string", "enum": ["true", "false"]}, "rated or casual"),
+        _query(
+            "result",
+            {"type": "string", "enum": ["white", "black", "draw", "aborted"]},
+            "how the game ended",
+        ),
+        _query("since", day, "ended at or after"),
+        _query("until", day, "ended before"),
+        _query("max", {"type": "string", "pattern": "^[0-9]{1,5}$"}, "at most this many"),
+    ]
+    if player:
+        params.insert(0, _query("player", name, "a player's name"))
+    return params
+
+
+def _issue_21(game: list[dict[str, Any]]) -> dict[str, Any]:
+    """Ratings, profiles, leaderboards, the archive, notices, mail, vacation and conditional
+    moves (:mod:`emergo.web.online_players`)."""
+    user = [_id("username", "a user name")]
+    ndjson = {"type": "string", "description": "NDJSON, or records (docs/records.md)"}
+    fields = {"type": "object", "properties": {"upTo": {"type": "integer"}}}
+    preferences = {
+        "type": "object",
+        "properties": {
+            "email": {"type": "string", "maxLength": 254},
+            "mail": {"type": "string", "enum": ["off", "digest", "instant"]},
+        },
+    }
+    lines = {
+        "type": "object",
+        "properties": {
+            "lines": {"type": "array", "items": {"type": "string"}, "maxItems": 100},
+        },
+    }
+    return {
+        "/api/user/{username}": {
+            "get": _op(
+                "a user with their ratings (perfs)",
+                params=user,
+                ok=_ANY,
+                codes=[401, 404],
+                public=True,
+            )
+        },
+        "/api/user/{username}/rating-history": {
+            "get": _op(
+                "a user's rating history",
+                params=user,
+                ok={"type": "array"},
+                codes=[401, 404],
+                public=True,
+            )
+        },
+        "/api/player/top/{nb}/{perf}": {
+            "get": _op(
+                "the best players of a rating (no provisional ones)",
+                params=[
+                    _id("nb", "how many, 1-200"),
+                    _id("perf", f"one of {', '.join(PERF_KEYS)}"),
+                ],
+                ok=_ANY,
+                codes=[400, 401, 404],
+                public=True,
+            )
+        },
+        "/api/games/search": {
+            "get": _op(
+                "finished games, newest first",
+                params=[
+                    *_archive_params(player=True),
+                    _query("color", {"type": "string", "enum": ["white", "black"]}, "side"),
+                    _query("before", {"type": "string", "maxLength": 40}, "a page's next"),
+                ],
+                ok=_ANY,
+                codes=[400, 401, 404],
+                public=True,
+            )
+        },
+        "/api/games/user/{username}": {
+            "get": _op(
+                "a player's finished games: records, or NDJSON (Accept: application/x-ndjson)",
+                params=[
+                    *user,
+                    *_archive_params(player=False),
+                    _query("color", {"type": "string", "enum": ["white", "black"]}, "side"),
+                ],
+                ok=ndjson,
+                codes=[400, 401, 404],
+                kind="application/x-emergo-record",
+                public=True,
+            )
+        },
+        "/api/account/notifications": {
+            "get": _op("your notices and the unread count", ok=_ANY, codes=[401, 403])
+        },
+        "/api/account/notifications/read": {"post": _op("mark your notices read", body=fields)},
+        "/api/account/preferences": {
+            "get": _op("your mail settings", ok=_ANY, codes=[401, 403]),
+            "post": _op("change your mail settings", body=preferences, ok=_ANY),
+        },
+        "/api/account/vacation": {
+            "get": _op("your vacation", ok=_ANY, codes=[401, 403]),
+        },
+        "/api/account/vacation/start": {"post": _op("start a vacation", ok=_ANY)},
+        "/api/account/vacation/stop": {"post": _op("end your vacation", ok=_ANY)},
+        "/api/board/game/{id}/conditional": {
+            "get": _op(
+                "your conditional moves in a game (yours only)",
+                params=game,
+                ok=_ANY,
+                codes=[401, 403, 404],
+                scope="board:play",
+            ),
+            "post": _op(
+                "keep your conditional moves (no lines: none)",
+                params=game,
+                body=lines,
+                ok=_ANY,
+                scope="board:play",
+            ),
+        },
     }
 
 

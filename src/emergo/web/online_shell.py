@@ -72,7 +72,14 @@ def header(actor: Actor | None, current: str = "") -> str:
     if actor is not None:
         who = (
             f"{_name_html(actor)}"
-            f'<a href="/account"{" aria-current=page" if current == "/account" else ""}>Account</a>'
+            + (
+                '<a href="/notifications" id="notifications-link">Notifications'
+                '<span class="unread" data-unread hidden></span></a>'
+                if "/notifications" in present
+                else ""
+            )
+            + f'<a href="/account"{" aria-current=page" if current == "/account" else ""}>'
+            "Account</a>"
             '<form class="inline" method="post" action="/logout">'
             f'<input type="hidden" name="csrf" value="{e(actor.csrf or "")}">'
             '<button type="submit" class="link">Log out</button></form>'
