@@ -26,6 +26,7 @@ from emergo.game import (
     GameOver,
     Human,
     MovePlayed,
+    StaleVersionError,
     TakenBack,
     Thinking,
     TimeControl,
@@ -117,6 +118,30 @@ class WaitingSearcher(RandomSearcher):
         assert stop is not None
         stop.wait(WAIT)
         return SearchResult(move)
+
+
+class GatedSearcher(RandomSearcher):
+    """Thinks until the test opens its gate, then plays its first legal move: an engine's
+    reply that lands exactly when the test wants it to."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.started = threading.Event()
+        self.gate = threading.Event()
+
+    def search(
+        self,
+        board: Board,
+        limit: Limit,
+        *,
+        multipv: int = 1,
+        on_info: InfoCallback | None = None,
+        stop: threading.Event | None = None,
+    ) -> SearchResult:
+        self.started.set()
+        assert self.gate.wait(WAIT)
+        self.gate.clear()
+        return SearchResult(board.moves()[0])
 
 
 class FailingSearcher(RandomSearcher):
@@ -315,6 +340,57 @@ def test_takeback_during_a_computer_thought_stops_it_first() -> None:
         assert game.thinking and [str(m) for m in game.moves] == ["c5"]
         game.stop_thinking()
         assert len(game.moves) == 2 and searcher.searches == 2
+
+
+def test_commands_made_at_an_old_version_are_refused_after_the_engine_replied() -> None:
+    # The client saw the game while the engine was thinking; the reply lands before its
+    # takeback (resignation, draw offer...) is carried out: that would act on a position the
+    # client never saw, so the game refuses it, whatever the interface checked before.
+    engine = GatedSearcher()
+    with Game(Human("Ann"), computer(engine)) as game:
+        game.play("d4")
+        assert engine.started.wait(WAIT) and game.thinking
+        seen = game.version  # what the client knows: its move, the engine thinking
+        engine.gate.set()  # the reply lands now
+        assert game.wait(WAIT) and len(game.moves) == 2
+        now = game.version
+        assert now > seen
+        tries: list[Callable[[], object]] = [
+            lambda: game.takeback(by=WHITE, version=seen),
+            lambda: game.resign(by=WHITE, version=seen),
+            lambda: game.offer_draw(by=WHITE, version=seen),
+            lambda: game.play("c5", version=seen),
+        ]
+        for attempt in tries:
+            with pytest.raises(StaleVersionError, match="the game changed") as refused:
+                attempt()
+            assert isinstance(refused.value, GameError) and refused.value.version == now
+        assert len(game.moves) == 2 and game.version == now and game.outcome is None
+        # at the version it has, the same takeback is carried out (both moves), as without one
+        assert len(game.takeback(by=WHITE, version=now)) == 2 and game.moves == ()
+        game.play("d4", version=game.version)
+        assert engine.started.wait(WAIT)
+        engine.gate.set()
+        assert game.wait(WAIT)
+        game.resign(by=WHITE, version=game.version)
+        assert game.outcome is not None and game.outcome.termination is Termination.RESIGNATION
+
+
+def test_a_command_made_before_the_flag_fell_is_refused_as_stale() -> None:
+    clock = FakeTime()
+    game = Game(Human(), Human(), time_control=TimeControl.fischer(60, 0), now=clock)
+    game.play("d4")
+    game.play("e6", version=game.version)
+    seen = game.version
+    clock.advance(61)
+    assert game.check_time() is not None  # White's flag falls (the clock's thread would)
+    with pytest.raises(StaleVersionError):
+        game.answer_draw(by=BLACK, accept=True, version=seen)
+    with pytest.raises(StaleVersionError):
+        game.takeback(by=BLACK, version=seen)
+    assert game.outcome is not None and game.outcome.termination is Termination.TIME_FORFEIT
+    assert len(game.moves) == 2
+    game.close()
 
 
 def test_takeback_between_people_needs_the_last_mover() -> None:

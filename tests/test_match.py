@@ -26,6 +26,7 @@ from emergo.match import (
     expected_score,
     load_openings,
     logistic_elo,
+    mle_with_mean,
     openings_file,
     parse_engine_spec,
     parse_openings,
@@ -101,10 +102,39 @@ def fishtest_llr_alt2(pdf: list[tuple[float, float]], s0: float, s1: float) -> f
     return (s1 - s0) * (2 * mean - s0 - s1) / var / 2.0
 
 
-def fishtest_llr_logistic(elo0: float, elo1: float, results: list[int]) -> float:
+def fishtest_llr_alt_logistic(elo0: float, elo1: float, results: list[int]) -> float:
+    """fishtest's shortcut N * LLR_alt: what sprt_llr computed before (it explodes at ~0
+    variance)."""
     s0, s1 = (1 / (1 + 10 ** (-elo / 400)) for elo in (elo0, elo1))
     n, pdf = fishtest_results_to_pdf(results)
     return n * fishtest_llr_alt(pdf, s0, s1)
+
+
+def profile_log_likelihood(pdf: list[tuple[float, float]], s: float) -> float:
+    """max sum p ln q over distributions q of expectation s, per sample, found independently of
+    sprt_llr's root finding: by duality it is sum p ln p - max_x sum p ln(1 + x (a - s)), a
+    concave function of x maximised here by golden-section search."""
+    gaps = [a - s for a, _ in pdf]
+    low, high = -1 / max(gaps) + 1e-15, -1 / min(gaps) - 1e-15
+
+    def g(x: float) -> float:
+        return sum(p * math.log(1 + x * d) for (_, p), d in zip(pdf, gaps, strict=True))
+
+    ratio = (math.sqrt(5) - 1) / 2
+    for _ in range(300):
+        a, b = high - ratio * (high - low), low + ratio * (high - low)
+        if g(a) < g(b):
+            low = a
+        else:
+            high = b
+    return sum(p * math.log(p) for _, p in pdf) - g((low + high) / 2)
+
+
+def fishtest_llr_logistic(elo0: float, elo1: float, results: list[int]) -> float:
+    """fishtest LLRcalc.LLR_logistic: N times the difference of the profile likelihoods."""
+    s0, s1 = (1 / (1 + 10 ** (-elo / 400)) for elo in (elo0, elo1))
+    n, pdf = fishtest_results_to_pdf(results)
+    return n * (profile_log_likelihood(pdf, s1) - profile_log_likelihood(pdf, s0))
 
 
 def test_logistic_elo_known_values() -> None:
@@ -160,7 +190,63 @@ def test_symmetric_results_are_zero_elo_and_even_los() -> None:
     ],
 )
 def test_sprt_llr_matches_fishtest(penta: list[int], elo0: float, elo1: float) -> None:
-    assert sprt_llr(penta, elo0, elo1) == pytest.approx(fishtest_llr_logistic(elo0, elo1, penta))
+    assert sprt_llr(penta, elo0, elo1) == pytest.approx(
+        fishtest_llr_logistic(elo0, elo1, penta), rel=1e-6, abs=1e-9
+    )
+
+
+@pytest.mark.parametrize(
+    ("penta", "elo0", "elo1"),
+    [
+        ([120, 900, 2200, 950, 130], 0.0, 2.0),
+        ([10, 40, 100, 60, 20], -1.75, 0.25),
+        ([0, 3, 10, 5, 0], 0.0, 10.0),
+        ([3, 15, 50, 25, 7], 0.0, 10.0),
+        ([10, 20, 40, 20, 10], 0.0, 5.0),
+    ],
+)
+def test_sprt_llr_agrees_with_the_variance_shortcut_on_ordinary_data(
+    penta: list[int], elo0: float, elo1: float
+) -> None:
+    assert sprt_llr(penta, elo0, elo1) == pytest.approx(
+        fishtest_llr_alt_logistic(elo0, elo1, penta), rel=0.01
+    )
+
+
+def test_mle_with_mean_has_the_mean_and_the_largest_likelihood() -> None:
+    counts = [0.001, 3.0, 10.0, 5.0, 0.001]
+    for mean in (0.3, 0.5, expected_score(50), 0.9):
+        q = mle_with_mean(counts, mean)
+        assert sum(q) == pytest.approx(1.0)
+        assert sum(p * i / 4 for i, p in enumerate(q)) == pytest.approx(mean, abs=1e-9)
+        best = sum(c * math.log(p) for c, p in zip(counts, q, strict=True))
+        # any move along the distributions of that mean (a direction keeping the total and the
+        # expectation) lowers the likelihood
+        for direction in ([1, -2, 1, 0, 0], [0, 1, -2, 1, 0], [0, 0, 1, -2, 1], [1, -1, -1, 1, 0]):
+            assert sum(d * i for i, d in enumerate(direction)) == 0 and sum(direction) == 0
+            for step in (1e-4, -1e-4):
+                other = [p + step * d for p, d in zip(q, direction, strict=True)]
+                if min(other) > 0:
+                    assert sum(c * math.log(p) for c, p in zip(counts, other, strict=True)) < best
+    with pytest.raises(ValueError, match="mean"):
+        mle_with_mean(counts, 1.0)
+
+
+def test_pairs_that_all_split_do_not_accept_h0_after_a_handful() -> None:
+    # emergo match --sprt "elo0=0 elo1=50" stopped after 6 games, LLR -4.87: three pairs, each
+    # 1-1, have an empirical variance of ~0 and the variance shortcut explodes.
+    assert fishtest_llr_alt_logistic(0, 50, [0, 0, 3, 0, 0]) == pytest.approx(-4.87, abs=0.01)
+    sprt = SPRT(elo0=0, elo1=50)
+    states = [sprt.state([0, 0, n, 0, 0]) for n in range(1, 41)]
+    assert states[:10] == ["running"] * 10
+    # each such pair costs H1 ln(1 - 2 (s1 - 1/2)): H0 is accepted after ~19 pairs, not 3
+    per_pair = math.log(1 - 2 * (expected_score(50) - 0.5))
+    assert sprt_llr([0, 0, 10, 0, 0], 0, 50) == pytest.approx(10 * per_pair, rel=0.01)
+    assert states.index("H0 accepted") + 1 == math.ceil(sprt.bounds()[0] / per_pair)
+    # the same with the narrow bounds a real test uses: still running after 40 pairs
+    assert SPRT(elo0=0, elo1=5).state([0, 0, 40, 0, 0]) == "running"
+    # split pairs of both kinds (WL and LW count as 1-1 too) with one win among them
+    assert SPRT(elo0=0, elo1=50).state([0, 0, 8, 0, 1]) == "running"
 
 
 def test_sprt_llr_agrees_with_the_normal_approximation_for_close_bounds() -> None:
@@ -429,7 +515,7 @@ def test_tally_counts_a_pair_once_both_games_ended_and_sprt_stops_the_match(
 ) -> None:
     records = tmp_path / "games.egn"
     records.write_text("old", encoding="utf-8")
-    sprt = SPRT(elo0=0, elo1=400, alpha=0.2, beta=0.2)  # one pair of wins accepts H1
+    sprt = SPRT(elo0=-400, elo1=400, alpha=0.2, beta=0.2)  # one pair of wins accepts H1
     tally = _Tally(["a", "b"], [(0, 1)], 8, sprt, records, None)
     assert records.read_text(encoding="utf-8") == ""  # emptied before the first game
     wins = [GameResult(n, (n - 1) // 2, 1 - n % 2, n % 2, "1-0" if n % 2 else "0-1", "", 9, 0)

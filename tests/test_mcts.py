@@ -70,6 +70,30 @@ def test_game_over_gives_no_move_R18() -> None:
     assert result.move is None
 
 
+def repeated(moves: list[str]) -> Board:
+    board = Board("7x7 w 0/0 d2:b8 d5:w8")
+    for text in moves:
+        board.push_move(text)
+    return board
+
+
+def test_a_move_drawn_by_the_rules_is_cp_0_unless_the_position_is_proven_drawn_R19b() -> None:
+    # Black's d3-d2 repeats the start a third time (R19b): that line is a draw, but Black has
+    # three other moves, so the position is not a proven draw and "draw" would claim it is.
+    board = repeated(["d5-c5", "d2-d3", "c5-d5", "d3-d2", "d5-c5", "d2-d3", "c5-d5"])
+    drawing = board.parse_move("d3-d2")
+    assert len(board.legal_moves) == 4
+    result = MCTSSearcher(seed=1).search(board, Limit(nodes=4000), multipv=4)
+    scores = {info.pv[0]: info.score for info in result.infos}
+    assert len(scores) == 4 and scores[drawing] == Score.cp(0)
+    assert all(score.kind == "cp" for score in scores.values())
+    # Here Black's only move, d1-d2, repeats the start a third time: the position is drawn.
+    board = repeated(["d5-d4", "d2-d1", "d4-d5", "d1-d2", "d5-d4", "d2-d1", "d4-d5"])
+    result = MCTSSearcher(seed=1).search(board, Limit(nodes=100))
+    assert [str(m) for m in result.infos[0].pv] == ["d1-d2"]
+    assert result.infos[0].score == Score.draw()
+
+
 def test_stop_ends_an_infinite_search_and_reports_progress() -> None:
     stop = threading.Event()
     seen: list[SearchInfo] = []

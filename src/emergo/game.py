@@ -35,7 +35,11 @@ never while the game's lock is held (a callback may call the game), one at a tim
 order of the changes.  So an interface with a thread of its own (an event loop) hands
 events over to it (``loop.call_soon_threadsafe``).  Every change of state bumps
 :attr:`Game.version` and the event that reports it carries the new version, so a client
-that saw version ``v`` knows what it missed.
+that saw version ``v`` knows what it missed; and a command it sends with ``version=v``
+(:meth:`Game.play`, :meth:`~Game.takeback`, :meth:`~Game.offer_draw`,
+:meth:`~Game.answer_draw`, :meth:`~Game.resign`) is refused with a
+:class:`StaleVersionError` when the game has changed since -- checked under the lock, so an
+engine's reply or a falling flag cannot slip in between the check and the change.
 """
 
 from __future__ import annotations
@@ -75,6 +79,7 @@ __all__ = [
     "Human",
     "MovePlayed",
     "Player",
+    "StaleVersionError",
     "TakenBack",
     "Thinking",
     "TimeControl",
@@ -99,6 +104,20 @@ class GameError(RoundError):
 
     A :class:`~emergo._round.RoundError` (so a ``ValueError``): the round's refusals come as it.
     """
+
+
+class StaleVersionError(GameError):
+    """A request made at a :attr:`Game.version` the game has left (``version`` is the current
+    one): the engine replied, a flag fell or another client acted in between, so the request
+    would act on a state its sender never saw.  Nothing changed.
+
+    The commands of :class:`Game` take the version their sender saw (``version=``) and raise
+    this, under the game's lock, when it is not the game's.
+    """
+
+    def __init__(self, message: str, version: int) -> None:
+        super().__init__(message)
+        self.version = version
 
 
 # --- players -------------------------------------------------------------------------------
@@ -691,16 +710,25 @@ class Game:
             )
             self._watcher.start()
 
-    def play(self, move: Move | str, *, by: Color | None = None, names: Names = "oblique") -> Move:
+    def play(
+        self,
+        move: Move | str,
+        *,
+        by: Color | None = None,
+        names: Names = "oblique",
+        version: int | None = None,
+    ) -> Move:
         """Play a person's move (a Move or a text in any R21 notation) and return it.
 
-        ``by`` is the side playing it (default: the side to move).  Raises
-        :class:`GameError` when the game is over, it is not ``by``'s turn or ``by`` is a
-        computer, and the board's :class:`~emergo.errors.IllegalMoveError` (etc.) when the
+        ``by`` is the side playing it (default: the side to move); ``version``, the
+        :attr:`version` its sender saw (:class:`StaleVersionError` when the game has left it).
+        Raises :class:`GameError` when the game is over, it is not ``by``'s turn or ``by`` is
+        a computer, and the board's :class:`~emergo.errors.IllegalMoveError` (etc.) when the
         move is not legal; nothing changes then.  Starts the game if needed.
         """
         try:
             with self._lock:
+                self._check_version_locked(version)
                 color = self._state.turn if by is None else by
                 self._check_live_locked(color, "move")
                 if color != self._state.turn:
@@ -719,6 +747,16 @@ class Game:
         finally:
             self._flush()  # a time forfeit found on the way is news even when we refuse
         return move
+
+    def _check_version_locked(self, version: int | None) -> None:
+        """Refuse a request made at another version than the game's (:class:`StaleVersionError`):
+        checked under the lock, so nothing the game does by itself (a computer's move, a flag
+        falling) can come between the check and the change."""
+        if version is not None and version != self._version:
+            raise StaleVersionError(
+                f"the game changed: it is at version {self._version}, not {version}",
+                self._version,
+            )
 
     def _check_live_locked(self, color: Color | None = None, what: str = "") -> None:
         """Refuse (GameError) when the game is closed or over -- the clock looked at first --
@@ -904,7 +942,7 @@ class Game:
 
     # --- takebacks, draws, resignation --------------------------------------------------
 
-    def takeback(self, *, by: Color) -> list[Move]:
+    def takeback(self, *, by: Color, version: int | None = None) -> list[Move]:
         """Take back ``by``'s last move and every computer reply after it; returns them in order.
 
         A computer's search is stopped first.  Raises :class:`GameError` when ``by`` is a
@@ -912,9 +950,12 @@ class Game:
         ended the game (an end by the rules, R18/R19, can be taken back).  The clocks go back
         to what they were at that ply (the time spent since is given back) when this game saw
         that ply; a ply before it was resumed (:meth:`from_record`) keeps the clocks running.
+        ``version``: the :attr:`version` its sender saw (:class:`StaleVersionError` when the
+        game has left it: a reply made meanwhile would be taken back unseen).
         """
         try:
             with self._lock:
+                self._check_version_locked(version)
                 state = self._state
                 outcome = state.outcome
                 if outcome is None or outcome.termination not in _RULE_ENDINGS or self._closed:
@@ -941,15 +982,17 @@ class Game:
             self._flush()
         return taken
 
-    def offer_draw(self, *, by: Color) -> bool | None:
+    def offer_draw(self, *, by: Color, version: int | None = None) -> bool | None:
         """``by`` offers a draw (R19c): ``True``/``False`` a computer's answer, ``None`` pending.
 
         A computer answers at once from a short full-strength search (:func:`accepts_draw`);
         a person answers later with :meth:`answer_draw` (a move of theirs declines).  An offer
-        while the other side's offer is pending accepts it.
+        while the other side's offer is pending accepts it.  ``version``: the :attr:`version`
+        its sender saw (:class:`StaleVersionError` when the game has left it).
         """
         try:
             with self._lock:
+                self._check_version_locked(version)
                 self._check_live_locked(by, "offer a draw")
                 self._apply_locked(_round.OfferDraw(by))
                 if self._state.outcome is not None:
@@ -981,19 +1024,23 @@ class Game:
             score = Score.cp(100 * (men(board.turn) - men(not board.turn)))
         return accepts_draw(score if board.turn == color else -score, board)
 
-    def answer_draw(self, *, by: Color, accept: bool) -> None:
-        """A person answers the draw offered to them."""
+    def answer_draw(self, *, by: Color, accept: bool, version: int | None = None) -> None:
+        """A person answers the draw offered to them (``version`` as :meth:`offer_draw`)."""
         try:
             with self._lock:
+                self._check_version_locked(version)
                 self._check_live_locked(by, "answer a draw offer")
                 self._apply_locked(_round.AnswerDraw(by, accept))
         finally:
             self._flush()
 
-    def resign(self, *, by: Color) -> None:
-        """``by`` resigns (R20); any side may, a computer's too (an operator's decision)."""
+    def resign(self, *, by: Color, version: int | None = None) -> None:
+        """``by`` resigns (R20); any side may, a computer's too (an operator's decision).
+        ``version``: the :attr:`version` its sender saw (:class:`StaleVersionError` when the
+        game has left it: nobody resigns a position he has not seen)."""
         try:
             with self._lock:
+                self._check_version_locked(version)
                 self._check_live_locked()
                 self._apply_locked(_round.Resign(by))
         finally:

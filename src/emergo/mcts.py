@@ -11,7 +11,9 @@ which runs in C without the interpreter lock.
   and ``N`` its parent's.
 * *Expansion* creates all children of a leaf at once and plays ``playouts``
   random games from each (leaf parallelism: a batch counts as that many visits).
-  A move that ends the game is scored exactly instead.
+  A move that ends the game is scored exactly instead (reported ``win1``; a draw by
+  the rules ``cp 0``, since ``draw`` means the position is proven drawn: only when
+  every move ends the game and none wins).
 * The move played is the most visited child; a move that wins at once (R18) is
   played without search.  The tree is kept between moves of the same game and
   reused when the new position lies below the old root.
@@ -268,19 +270,20 @@ class MCTSSearcher(GuardedSearcher):
     ) -> tuple[SearchInfo, ...]:
         """The best ``multipv`` root moves by visits, each with its most visited line."""
         children = sorted(root.children or (), key=_rank, reverse=True)
+        drawn = _proven_draw(children)
         infos = []
         for rank, child in enumerate(children[: max(1, multipv)], 1):
             pv = [child]
             while pv[-1].children and pv[-1].result is None:
                 pv.append(max(pv[-1].children, key=_rank))
-            if child.result is not None:
-                score = (
-                    Score.win(1)
-                    if child.result == 1.0
-                    else Score.draw()
-                    if child.result == 0.5
-                    else Score.loss(2)
-                )
+            if child.result == 1.0:
+                score = Score.win(1)
+            elif child.result == 0.0:
+                score = Score.loss(2)
+            elif child.result == 0.5:
+                # A move the rules end in a draw (R19a, R19b) is a line's value, not the
+                # position's: ``draw`` means the position is proven drawn (docs/kernel.md).
+                score = Score.draw() if drawn else Score.cp(0)
             else:
                 score = win_rate_score(child.points, child.visits)
             infos.append(
@@ -295,6 +298,16 @@ class MCTSSearcher(GuardedSearcher):
                 )
             )
         return tuple(infos)
+
+
+def _proven_draw(children: list[_Node]) -> bool:
+    """Is the position of these root moves a proven draw: every move ends the game by the
+    rules (R18, R19), none of them in a win?"""
+    return (
+        bool(children)
+        and all(c.result is not None and c.result <= 0.5 for c in children)
+        and any(c.result == 0.5 for c in children)
+    )
 
 
 def _rank(node: _Node) -> tuple[bool, int, float]:

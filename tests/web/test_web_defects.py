@@ -390,8 +390,8 @@ KEYS = [
     "clock", "start", "tree", "name", "id", "by", "version", "accept", "kind", "level",
 ]  # fmt: skip
 POST_PATHS = [
-    "/api/position", "/api/move", "/api/analyse", "/api/review", "/api/record/import",
-    "/api/record/export", "/api/games", "/api/studies", "/api/games/1/move",
+    "/api/position", "/api/move", "/api/analyse", "/api/tablebase", "/api/review",
+    "/api/record/import", "/api/record/export", "/api/games", "/api/studies", "/api/games/1/move",
     "/api/games/1/takeback", "/api/games/1/draw", "/api/games/1/answer", "/api/games/1/resign",
     "/api/games/1/hint", "/api/games/1/stop",
 ]  # fmt: skip

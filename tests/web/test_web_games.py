@@ -471,3 +471,73 @@ def test_an_unreadable_stored_clock_is_said_not_dropped_silently(
     state = c.post(f"/api/games/{game_id}/stop", json={}).json()["state"]  # resumed
     assert state["clock"] is None and "'60+x' cannot be read" in state["warning"]
     assert any("cannot be read" in r.message for r in caplog.records)
+
+
+class GatedSearcher:
+    """An engine that thinks until the test opens its gate, then plays its first legal move."""
+
+    name = "gated"
+
+    def __init__(self) -> None:
+        import threading
+
+        self.started = threading.Event()
+        self.gate = threading.Event()
+
+    def search(self, board: Any, limit: Any, **_: Any) -> Any:
+        from emergo.search import SearchResult
+
+        self.started.set()
+        assert self.gate.wait(30)
+        self.gate.clear()
+        return SearchResult(board.moves()[0])
+
+
+@pytest.mark.parametrize("kind", ["takeback", "resign", "draw"])
+def test_a_command_checked_before_the_engine_replied_is_refused_after_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, kind: str
+) -> None:
+    """The engine's reply lands between the web layer's version check and the command (made
+    to, deterministically: the check itself opens the engine's gate and waits for the reply):
+    the game refuses the command, which the client sent at the version it saw, as stale."""
+    engine = GatedSearcher()
+
+    def factory(spec: dict[str, Any], variant: str) -> Player:
+        if spec["kind"] != "engine":
+            return make_player(spec, variant)
+        return Computer(engine, Limit(time=1.0), name="gated")  # type: ignore[arg-type]
+
+    store = Store.open(f"sqlite:///{tmp_path / 'db.sqlite3'}")
+    with TestClient(
+        create_app(store, player_factory=factory), base_url="http://127.0.0.1:8765"
+    ) as c:
+        body = {"pos": SEVEN, "white": {"kind": "human"}, "black": {"kind": "engine", "level": 1}}
+        game_id = c.post("/api/games", json=body).json()["id"]
+        r = c.post(f"/api/games/{game_id}/move", json={"text": "c4", "by": "white", "version": 0})
+        assert r.status_code == 200, r.text
+        seen = r.json()["state"]["version"]  # the client's view: its move, the engine thinking
+        assert engine.started.wait(30)
+        live = c.app.app.state.live_games[game_id]  # type: ignore[attr-defined]
+        checked = live.current_version
+
+        def check_then_reply(game: Any) -> int:
+            now = checked(game)
+            if not engine.gate.is_set() and game.thinking:
+                engine.gate.set()  # the reply lands just after the check
+                assert game.wait(30)
+                live.wait_stored(game)
+            return now
+
+        monkeypatch.setattr(live, "current_version", check_then_reply)
+        r = c.post(f"/api/games/{game_id}/{kind}", json={"by": "white", "version": seen})
+        assert r.status_code == 409, r.text
+        assert r.json()["kind"] == "version" and r.json()["version"] > seen
+        saved = c.get(f"/api/games/{game_id}").json()  # nothing taken back, resigned, offered
+        assert len(saved["moves"]) == 2 and saved["result"] == "*"
+        assert saved["version"] == r.json()["version"]  # a draw offer, too, bumps it
+        # at the version it now has, the same command is carried out
+        r = c.post(
+            f"/api/games/{game_id}/{kind}", json={"by": "white", "version": saved["version"]}
+        )
+        assert r.status_code == 200, r.text
+    store.close()

@@ -7,6 +7,7 @@ Routes (docs/web.md documents each for third-party clients):
   moves as routes, reasons why vacant squares cannot be entered;
 * ``POST /api/move`` parse a move text in any notation against a position;
 * ``POST /api/analyse`` a bounded engine analysis; ``WS /ws/analyse`` a streamed, stoppable one;
+* ``GET|POST /api/tablebase`` the endgame tables' value of a position and of each move;
 * ``POST /api/record/import`` and ``/api/record/export`` game records (:mod:`emergo.record`);
 * ``POST /api/review`` the engine's review of a line; ``WS /ws/review`` a streamed, stoppable one;
 * ``GET|PUT /api/settings`` the page's settings, kept in the store;
@@ -47,6 +48,7 @@ from emergo.web.analysis import (
     in_search_thread,
     limit_from,
     review_data,
+    tablebase_data,
 )
 from emergo.web.inputs import (
     board_of,
@@ -157,6 +159,37 @@ async def api_analyse(request: Request) -> Response:
         await analyst.close()
     _save_analysis(request.app.state.store, board, data, lines)
     return JSONResponse({"position": board.position(), "lines": lines})
+
+
+async def api_tablebase(request: Request) -> Response:
+    """``{"pos", "moves"}`` -> ``{"position", "tablebase", "missing"}``: the endgame tables'
+    value of the position and of each legal move (:func:`~emergo.web.analysis.tablebase_data`),
+    ``null`` outside the tables or once the game is over; ``missing`` says how to build the
+    table the position needs when that is why (a 3-column table not built yet)."""
+    data = await body_json(request) if request.method == "POST" else dict(request.query_params)
+    board = board_of(data)
+    return JSONResponse(await asyncio.to_thread(_tablebase_answer, board))
+
+
+def _tablebase_answer(board: Board) -> JSON:
+    """In a worker thread: the first probe of a board builds its 2-column table (~10 ms)."""
+    answer: JSON = {"position": board.position(), "tablebase": None, "missing": None}
+    if board.outcome() is not None:
+        return answer
+    answer["tablebase"] = tablebase_data(board)
+    if answer["tablebase"] is not None:
+        return answer
+    try:
+        from emergo import tablebase
+    except ImportError:  # pragma: no cover - the module imports without the kernel
+        return answer
+    try:
+        tablebase.default().probe_wdl(board)
+    except tablebase.MissingTableError as e:
+        answer["missing"] = str(e)
+    except tablebase.TablebaseError:
+        pass  # outside the tables
+    return answer
 
 
 def _save_analysis(store: Store | None, board: Board, data: JSON, lines: list[JSON]) -> None:
@@ -520,6 +553,7 @@ def create_app(
         Route("/api/position", api_position, methods=["GET", "POST"]),
         Route("/api/move", api_move, methods=["POST"]),
         Route("/api/analyse", api_analyse, methods=["POST"]),
+        Route("/api/tablebase", api_tablebase, methods=["GET", "POST"]),
         Route("/api/record/import", api_record_import, methods=["POST"]),
         Route("/api/record/export", api_record_export, methods=["POST"]),
         Route("/api/review", api_review, methods=["POST"]),

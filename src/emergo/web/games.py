@@ -48,6 +48,7 @@ from emergo.game import (
     Human,
     MovePlayed,
     Player,
+    StaleVersionError,
     TakenBack,
     Thinking,
     TimeControl,
@@ -950,22 +951,34 @@ async def command(live: LiveGame, data: Any) -> JSON | None:
                     version=now,
                 )
             side = game.turn if by is None else COLORS[by]
+            # The game checks the version again under its own lock: an engine's reply or a
+            # falling flag may land between the check above and the change (StaleVersionError).
+            seen = None if expected is None else expected - live.base
             answer: JSON | None = None
-            if kind == "move":
-                move = game.play(str(text).strip(), by=side, names=names)
-                answer = {"type": "played", "text": str(move)}
-            elif kind == "takeback":
-                taken = game.takeback(by=side)
-                answer = {"type": "takenback", "moves": [str(m) for m in taken]}
-            elif kind == "resign":
-                game.resign(by=side)
-            elif kind == "draw":
-                answer = {"type": "draw", "accepted": game.offer_draw(by=side)}
-            elif kind == "answer":
-                game.answer_draw(by=side, accept=bool(accept))
-            else:  # stop: the engine plays its best move now
-                game.stop_thinking()
-                return None
+            try:
+                if kind == "move":
+                    move = game.play(str(text).strip(), by=side, names=names, version=seen)
+                    answer = {"type": "played", "text": str(move)}
+                elif kind == "takeback":
+                    taken = game.takeback(by=side, version=seen)
+                    answer = {"type": "takenback", "moves": [str(m) for m in taken]}
+                elif kind == "resign":
+                    game.resign(by=side, version=seen)
+                elif kind == "draw":
+                    answer = {"type": "draw", "accepted": game.offer_draw(by=side, version=seen)}
+                elif kind == "answer":
+                    game.answer_draw(by=side, accept=bool(accept), version=seen)
+                else:  # stop: the engine plays its best move now
+                    game.stop_thinking()
+                    return None
+            except StaleVersionError:
+                now = live.current_version(game)
+                raise RequestError(
+                    f"the game has changed (version {now}, not {expected})",
+                    409,
+                    kind="version",
+                    version=now,
+                ) from None
             live.wait_stored(game)  # stored before it is acknowledged
             return answer
 

@@ -16,7 +16,7 @@ import {
   title,
   variantName,
   whiteMoves
-} from "./chunk-4HTVIOPZ.js";
+} from "./chunk-Y7QANY2D.js";
 import {
   $,
   api,

@@ -6,7 +6,7 @@ import {
   timeControlText,
   title,
   variantName
-} from "./chunk-4HTVIOPZ.js";
+} from "./chunk-Y7QANY2D.js";
 import {
   $,
   api,

@@ -17,6 +17,7 @@ import {
   dismiss,
   drawLines,
   drawPlayers,
+  el,
   errorText,
   initConfirm,
   initSaved,
@@ -24,6 +25,7 @@ import {
   loadSettings,
   onSettings,
   playSound,
+  plies,
   recordDate,
   refreshSaved,
   resultText,
@@ -32,8 +34,9 @@ import {
   settings,
   startPosition,
   statusText,
+  title,
   wireSetup
-} from "./chunk-7QRDKA4V.js";
+} from "./chunk-42NVEIIE.js";
 
 // ../../src/emergo/web/static/page/review.js
 function progress(text, done, total) {
@@ -266,6 +269,77 @@ function showRecord(text) {
   link.hidden = false;
 }
 
+// ../../src/emergo/web/static/page/tablebase.js
+var kindOf = (wdl) => wdl > 0 ? "win" : wdl < 0 ? "loss" : "draw";
+function tableValue(tb, turn) {
+  if (tb.wdl === 0) return "Draw";
+  const winner = tb.wdl > 0 ? turn : turn === "white" ? "black" : "white";
+  return `${title(winner)} wins in ${plies(Math.abs(tb.dtm))}`;
+}
+function moveGroups(tb) {
+  const pick = (kind) => tb.moves.filter((m) => kindOf(m.wdl) === kind).sort((a, b) => a.dtm - b.dtm).map((m) => ({ move: m.move, label: kind === "draw" ? "draw" : `${kind} in ${plies(Math.abs(m.dtm))}` }));
+  const groups = [
+    { kind: "win", title: "Winning moves", moves: pick("win") },
+    { kind: "draw", title: "Drawing moves", moves: pick("draw") },
+    { kind: "loss", title: "Losing moves", moves: pick("loss") }
+  ];
+  return groups.filter((g) => g.moves.length);
+}
+function TablebasePanel(on) {
+  const panel = $("tablebase-panel");
+  const hide = () => {
+    panel.hidden = true;
+    panel.classList.remove("stale");
+    $("tb-value").textContent = "";
+    $("tb-moves").replaceChildren();
+  };
+  return {
+    hide,
+    /** A new position is being asked for: the one shown stays, dimmed, until the answer comes. */
+    wait() {
+      if (!panel.hidden) panel.classList.add("stale");
+    },
+    /** Show the tables' answer for the position shown, or hide the panel outside them. @param {TableAnswer|null} answer @param {"white"|"black"} turn */
+    draw(answer, turn) {
+      const tb = answer && answer.tablebase;
+      if (!answer || !tb && !answer.missing) return hide();
+      panel.hidden = false;
+      panel.classList.remove("stale");
+      const value = $("tb-value");
+      const list = $("tb-moves");
+      list.replaceChildren();
+      if (!tb) {
+        value.className = "tb-value missing";
+        value.title = "";
+        value.textContent = `Not in the tables built here: ${answer.missing}`;
+        return;
+      }
+      value.className = `tb-value ${kindOf(tb.wdl)}`;
+      value.textContent = tableValue(tb, turn);
+      value.title = "Perfect play from here, by the endgame tables: distances in plies to the end of the game";
+      for (const group of moveGroups(tb)) {
+        list.append(el("h3", `tb-group ${group.kind}`, group.title));
+        const ul = el("ul", "tb-list");
+        for (const { move, label } of group.moves) {
+          const b = (
+            /** @type {HTMLButtonElement} */
+            el("button", "tb-move")
+          );
+          b.type = "button";
+          b.dataset.move = move.text;
+          b.title = `Play ${on.names() === "checker" ? move.checker : move.text}`;
+          b.append(el("span", "tb-text", on.names() === "checker" ? move.checker : move.text), el("span", `tb-label ${group.kind}`, label));
+          b.addEventListener("click", () => on.play(move));
+          const li = el("li");
+          li.append(b);
+          ul.append(li);
+        }
+        list.append(ul);
+      }
+    }
+  };
+}
+
 // ../../src/emergo/web/static/page/analysis.js
 var AnalysisController = class {
   /** @param {{go: (route: any) => void}} app */
@@ -293,6 +367,12 @@ var AnalysisController = class {
         this.setAnalysing(false);
       }
     });
+    this.tables = TablebasePanel({
+      play: (move) => this.play(move.text, "oblique"),
+      names: () => settings.names
+    });
+    this.tableAnswers = /* @__PURE__ */ new WeakMap();
+    this.tablesRequest = 0;
     this.offs = [];
     this.moveList = MoveList($("moves"), { names: () => settings.names, go: (node) => this.gotoNode(node) });
     this.board = Board($("board"), {
@@ -394,6 +474,8 @@ var AnalysisController = class {
     for (const off of this.offs) off();
     this.board.destroy();
     this.request++;
+    this.tablesRequest++;
+    this.tables.hide();
     clearLines();
   }
   // --- opening a board ----------------------------------------------------------------------
@@ -539,6 +621,7 @@ var AnalysisController = class {
     $("result").textContent = outcome ? resultText(outcome) : "";
     this.drawMoves();
     this.drawAnnotation();
+    this.showTables(node, data, !!outcome);
     if (this.analysed === node) this.showLines(this.lines);
     else if (this.analyst.running) this.startAnalysis();
     else {
@@ -570,6 +653,29 @@ var AnalysisController = class {
       b.setAttribute("aria-pressed", String(!!node.move && node.mark === mark2));
       b.disabled = !node.move;
     }
+  }
+  /**
+   * The endgame tables' panel for the node shown, asked of the server once per node. It asks
+   * only where the tables can hold the position (docs/tablebase.md: no man in hand, at most
+   * three columns); the server decides, this only saves asking in the middle game.
+   * @param {TreeNode} node @param {any} data @param {boolean} over
+   */
+  async showTables(node, data, over) {
+    const id = ++this.tablesRequest;
+    const pieces = Object.keys(data.pieces).length;
+    if (over || this.editing || data.hands.white || data.hands.black || pieces > 3) return this.tables.hide();
+    let answer = this.tableAnswers.get(node);
+    if (answer === void 0) {
+      this.tables.wait();
+      try {
+        answer = await api("/api/tablebase", { pos: this.tree.start, moves: Tree.path(node) });
+        this.tableAnswers.set(node, answer || null);
+      } catch {
+        answer = null;
+      }
+      if (id !== this.tablesRequest || this.tree.here !== node) return;
+    }
+    this.tables.draw(answer || null, data.turn);
   }
   /** The tree was edited: the study is saved soon. */
   treeChanged() {
@@ -625,6 +731,8 @@ var AnalysisController = class {
   startEditing() {
     if (!this.current) return;
     this.stopAnalysis();
+    this.tablesRequest++;
+    this.tables.hide();
     this.editing = startEditing(this.board, this.current);
   }
   /** @param {string} square */
@@ -694,7 +802,7 @@ function mount(page, make) {
   return controller;
 }
 var play = null;
-var playModule = () => play = play || import("./play-5ZGOD2M2.js");
+var playModule = () => play = play || import("./play-JLBN3IUV.js");
 async function analysis(what) {
   const c = (
     /** @type {AnalysisController} */

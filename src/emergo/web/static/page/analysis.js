@@ -2,8 +2,8 @@
 /**
  * page/analysis.js: the analysis board's controller. It keeps a variation tree of moves from a
  * start position, asks the server for every position it shows (board, legal moves, reasons),
- * saves the tree as a study, runs the engine on the position shown, reviews the main line,
- * edits positions, and reads and writes records. It holds no rules: every move is checked and
+ * saves the tree as a study, runs the engine on the position shown, shows the endgame tables'
+ * values in an ending, reviews the main line, edits positions, and reads and writes records. It holds no rules: every move is checked and
  * played by the server.
  *
  * @typedef {import("../board/types.js").MoveInfo} MoveInfo
@@ -30,6 +30,7 @@ import {editSquare, positionText, startEditing, stopEditing} from "./editor.js";
 import {Study} from "./study.js";
 import {exportRecord, showRecord} from "./records.js";
 import {playSound} from "./sound.js";
+import {TablebasePanel} from "./tablebase.js";
 
 export class AnalysisController {
   /** @param {{go: (route: any) => void}} app */
@@ -65,6 +66,13 @@ export class AnalysisController {
         this.setAnalysing(false);
       },
     });
+    this.tables = TablebasePanel({
+      play: (move) => this.play(move.text, "oblique"),
+      names: () => settings.names,
+    });
+    /** The tables' answer for each node asked about. @type {WeakMap<TreeNode, import("./tablebase.js").TableAnswer|null>} */
+    this.tableAnswers = new WeakMap();
+    this.tablesRequest = 0;
     /** @type {(() => void)[]} */
     this.offs = [];
     this.moveList = MoveList($("moves"), {names: () => settings.names, go: (node) => this.gotoNode(node)});
@@ -164,6 +172,8 @@ export class AnalysisController {
     for (const off of this.offs) off();
     this.board.destroy();
     this.request++;
+    this.tablesRequest++;
+    this.tables.hide();
     clearLines();
   }
 
@@ -326,6 +336,7 @@ export class AnalysisController {
     $("result").textContent = outcome ? resultText(outcome) : "";
     this.drawMoves();
     this.drawAnnotation();
+    this.showTables(node, data, !!outcome);
     if (this.analysed === node) this.showLines(this.lines);
     else if (this.analyst.running) this.startAnalysis(); // the engine follows the position shown
     else {
@@ -353,6 +364,30 @@ export class AnalysisController {
       b.setAttribute("aria-pressed", String(!!node.move && node.mark === mark));
       /** @type {HTMLButtonElement} */ (b).disabled = !node.move;
     }
+  }
+
+  /**
+   * The endgame tables' panel for the node shown, asked of the server once per node. It asks
+   * only where the tables can hold the position (docs/tablebase.md: no man in hand, at most
+   * three columns); the server decides, this only saves asking in the middle game.
+   * @param {TreeNode} node @param {any} data @param {boolean} over
+   */
+  async showTables(node, data, over) {
+    const id = ++this.tablesRequest;
+    const pieces = Object.keys(data.pieces).length;
+    if (over || this.editing || data.hands.white || data.hands.black || pieces > 3) return this.tables.hide();
+    let answer = this.tableAnswers.get(node);
+    if (answer === undefined) {
+      this.tables.wait();
+      try {
+        answer = await api("/api/tablebase", {pos: this.tree.start, moves: Tree.path(node)});
+        this.tableAnswers.set(node, answer || null);
+      } catch {
+        answer = null; // the panel is a help: without it the board works as before
+      }
+      if (id !== this.tablesRequest || this.tree.here !== node) return;
+    }
+    this.tables.draw(answer || null, data.turn);
   }
 
   /** The tree was edited: the study is saved soon. */
@@ -418,6 +453,8 @@ export class AnalysisController {
   startEditing() {
     if (!this.current) return;
     this.stopAnalysis();
+    this.tablesRequest++;
+    this.tables.hide();
     this.editing = startEditing(this.board, this.current);
   }
 

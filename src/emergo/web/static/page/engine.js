@@ -8,10 +8,11 @@
  * @typedef {import("../board/types.js").MoveInfo} MoveInfo
  * @typedef {import("../board/types.js").Shape} Shape
  * @typedef {{multipv: number, depth: number, score: string, centimen: number, pv: MoveInfo[],
- *   nodes: number, time: number, nps: number}} Line
+ *   nodes: number, time: number, nps: number, source?: string}} Line
+ *   `source` "tablebase": the endgame tables valued it (exact, no search)
  */
 import {$, el, button} from "./dom.js";
-import {lineNumbers} from "./format.js";
+import {lineNumbers, scoreWords} from "./format.js";
 import {settings} from "./settings.js";
 import {Socket} from "./socket.js";
 
@@ -33,13 +34,17 @@ export function drawLines(lines, ply, firstTurn, pick) {
     return [];
   }
   const best = sorted[0];
-  $("eval").textContent = `${best.score} (White's view), depth ${best.depth}, ${best.nodes} nodes, ${best.time.toFixed(1)} s`;
+  const exact = best.source === "tablebase" ? scoreWords(best.score) : null;
+  $("eval").textContent = exact ? `${exact} (tables)` : `${best.score} (White's view), depth ${best.depth}, ${best.nodes} nodes, ${best.time.toFixed(1)} s`;
   bar.classList.remove("empty");
   const share = 50 + 50 * Math.tanh(best.centimen / 400);
   $("evalfill").style.height = `${settings.flipped ? 100 - share : share}%`;
   for (const line of sorted) {
     const li = el("li");
-    li.append(el("span", "score", `${line.score}/${line.depth}`));
+    const tables = line.source === "tablebase";
+    const score = el("span", "score", `${line.score}/${tables ? "tb" : line.depth}`);
+    if (tables) score.title = `${scoreWords(line.score) || line.score}, by the endgame tables`;
+    li.append(score);
     const numbers = lineNumbers(ply, firstTurn, line.pv.length);
     line.pv.forEach((move, k) => {
       if (numbers[k]) li.append(el("span", "no", numbers[k]), " ");

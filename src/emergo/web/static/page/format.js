@@ -31,6 +31,22 @@ export function statusText(data) {
   return `${who} to step a piece (R17)`;
 }
 
+/**
+ * An exact score from White's view in words, as the tables and proven results are told:
+ * `+win47` "White wins in 47 plies", `-win1` "Black wins in 1 ply", `draw` "Draw"; null for
+ * an evaluation (`+0.35`).
+ * @param {string} score
+ */
+export function scoreWords(score) {
+  if (score === "draw") return "Draw";
+  const m = /^([+-])win(\d+)$/.exec(score);
+  if (!m) return null;
+  return `${m[1] === "+" ? "White" : "Black"} wins in ${plies(Number(m[2]))}`;
+}
+
+/** A distance in plies: `1 ply`, `47 plies`. @param {number} n */
+export const plies = (n) => `${n} ${n === 1 ? "ply" : "plies"}`;
+
 /** The move number of the move at `ply` (1 = the first of the line) as a record writes it: `3.` or `3...`. @param {number} ply @param {"white"|"black"} firstTurn */
 export function moveNumber(ply, firstTurn) {
   const slot = ply - 1 + (firstTurn === "white" ? 0 : 1);

@@ -94,10 +94,10 @@ export class PlayController {
   wire() {
     this.on("takeback", "click", () => this.takeback());
     this.on("draw", "click", async () => {
-      if (await ask("Offer a draw?", "Offer draw")) this.send({type: "draw", by: this.actor()});
+      if (await ask("Offer a draw?", "Offer draw")) this.send({type: "draw", by: this.actor(), version: this.socket.version});
     });
     this.on("resign", "click", async () => {
-      if (await ask(`Resign the game${this.humans().length === 2 ? ` for ${title(this.actor())}` : ""}?`, "Resign")) this.send({type: "resign", by: this.actor()});
+      if (await ask(`Resign the game${this.humans().length === 2 ? ` for ${title(this.actor())}` : ""}?`, "Resign")) this.send({type: "resign", by: this.actor(), version: this.socket.version});
     });
     this.on("abort", "click", () => this.abort());
     this.on("hint", "click", () => this.send({type: "hint"}));
@@ -166,7 +166,9 @@ export class PlayController {
     } else if (msg.type === "draw" && msg.accepted === false) {
       say("the engine declines the draw", false);
     } else if (msg.type === "error") {
-      say(msg.error);
+      // a command sent at a version the game has left (the engine replied, a flag fell): the
+      // server refused it rather than act on a position the player had not seen
+      say(msg.kind === "version" ? "The game changed before your request arrived: look at the board and try again" : msg.error);
       if (msg.status === 404) this.app.go({page: "analysis"});
       this.board.set({});
     }
@@ -339,13 +341,13 @@ export class PlayController {
     // hot-seat: the last move goes back; against the engine: the person's last move and the reply
     const humans = this.humans();
     const lastMover = m.line.moves.length % 2 === 1 ? this.tree.firstTurn : this.tree.firstTurn === "white" ? "black" : "white";
-    this.send({type: "takeback", by: humans.length === 1 ? humans[0] : lastMover});
+    this.send({type: "takeback", by: humans.length === 1 ? humans[0] : lastMover, version: this.socket.version});
   }
 
   /** @param {boolean} accept */
   answerDraw(accept) {
     const offer = this.msg?.drawOffer;
-    this.send({type: "answer", accept, by: offer === "white" ? "black" : "white"});
+    this.send({type: "answer", accept, by: offer === "white" ? "black" : "white", version: this.socket.version});
   }
 
   async abort() {

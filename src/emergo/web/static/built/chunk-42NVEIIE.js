@@ -236,6 +236,13 @@ function statusText(data) {
   }
   return `${who} to step a piece (R17)`;
 }
+function scoreWords(score) {
+  if (score === "draw") return "Draw";
+  const m = /^([+-])win(\d+)$/.exec(score);
+  if (!m) return null;
+  return `${m[1] === "+" ? "White" : "Black"} wins in ${plies(Number(m[2]))}`;
+}
+var plies = (n) => `${n} ${n === 1 ? "ply" : "plies"}`;
 function moveNumber(ply, firstTurn) {
   const slot = ply - 1 + (firstTurn === "white" ? 0 : 1);
   return `${Math.floor(slot / 2) + 1}${slot % 2 ? "..." : "."}`;
@@ -1643,13 +1650,17 @@ function drawLines(lines, ply, firstTurn, pick) {
     return [];
   }
   const best = sorted[0];
-  $("eval").textContent = `${best.score} (White's view), depth ${best.depth}, ${best.nodes} nodes, ${best.time.toFixed(1)} s`;
+  const exact = best.source === "tablebase" ? scoreWords(best.score) : null;
+  $("eval").textContent = exact ? `${exact} (tables)` : `${best.score} (White's view), depth ${best.depth}, ${best.nodes} nodes, ${best.time.toFixed(1)} s`;
   bar2.classList.remove("empty");
   const share = 50 + 50 * Math.tanh(best.centimen / 400);
   $("evalfill").style.height = `${settings.flipped ? 100 - share : share}%`;
   for (const line of sorted) {
     const li = el("li");
-    li.append(el("span", "score", `${line.score}/${line.depth}`));
+    const tables = line.source === "tablebase";
+    const score = el("span", "score", `${line.score}/${tables ? "tb" : line.depth}`);
+    if (tables) score.title = `${scoreWords(line.score) || line.score}, by the endgame tables`;
+    li.append(score);
     const numbers = lineNumbers(ply, firstTurn, line.pv.length);
     line.pv.forEach((move, k) => {
       if (numbers[k]) li.append(el("span", "no", numbers[k]), " ");
@@ -1768,6 +1779,7 @@ export {
   input,
   select,
   buttonEl,
+  el,
   say,
   errorText,
   settings,
@@ -1784,6 +1796,7 @@ export {
   title,
   resultText,
   statusText,
+  plies,
   recordDate,
   otherTurn,
   startPosition,

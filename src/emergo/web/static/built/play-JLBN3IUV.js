@@ -29,7 +29,7 @@ import {
   settings,
   statusText,
   title
-} from "./chunk-7QRDKA4V.js";
+} from "./chunk-42NVEIIE.js";
 
 // ../../src/emergo/web/static/page/play.js
 var PlayController = class {
@@ -92,10 +92,10 @@ var PlayController = class {
   wire() {
     this.on("takeback", "click", () => this.takeback());
     this.on("draw", "click", async () => {
-      if (await ask("Offer a draw?", "Offer draw")) this.send({ type: "draw", by: this.actor() });
+      if (await ask("Offer a draw?", "Offer draw")) this.send({ type: "draw", by: this.actor(), version: this.socket.version });
     });
     this.on("resign", "click", async () => {
-      if (await ask(`Resign the game${this.humans().length === 2 ? ` for ${title(this.actor())}` : ""}?`, "Resign")) this.send({ type: "resign", by: this.actor() });
+      if (await ask(`Resign the game${this.humans().length === 2 ? ` for ${title(this.actor())}` : ""}?`, "Resign")) this.send({ type: "resign", by: this.actor(), version: this.socket.version });
     });
     this.on("abort", "click", () => this.abort());
     this.on("hint", "click", () => this.send({ type: "hint" }));
@@ -159,7 +159,7 @@ var PlayController = class {
     } else if (msg.type === "draw" && msg.accepted === false) {
       say("the engine declines the draw", false);
     } else if (msg.type === "error") {
-      say(msg.error);
+      say(msg.kind === "version" ? "The game changed before your request arrived: look at the board and try again" : msg.error);
       if (msg.status === 404) this.app.go({ page: "analysis" });
       this.board.set({});
     }
@@ -313,12 +313,12 @@ var PlayController = class {
     if (!m) return;
     const humans = this.humans();
     const lastMover = m.line.moves.length % 2 === 1 ? this.tree.firstTurn : this.tree.firstTurn === "white" ? "black" : "white";
-    this.send({ type: "takeback", by: humans.length === 1 ? humans[0] : lastMover });
+    this.send({ type: "takeback", by: humans.length === 1 ? humans[0] : lastMover, version: this.socket.version });
   }
   /** @param {boolean} accept */
   answerDraw(accept) {
     const offer = this.msg?.drawOffer;
-    this.send({ type: "answer", accept, by: offer === "white" ? "black" : "white" });
+    this.send({ type: "answer", accept, by: offer === "white" ? "black" : "white", version: this.socket.version });
   }
   async abort() {
     if (!await ask("Abort this game? It is deleted, as if it had never been played.", "Abort")) return;
