@@ -24,6 +24,7 @@ from emergo.cli.common import (
     Progress,
     add_force,
     add_quiet,
+    int_range,
     start_or,
 )
 from emergo.geometry import NAMINGS, VARIANTS, Names
@@ -61,7 +62,10 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         "--variant", choices=[*VARIANTS, "all"], default="9x9", help="board (R4; default 9x9)"
     )
     build.add_argument(
-        "--columns", type=int, choices=tablebase.COLUMNS, default=3, help="2 or 3 (default 3)"
+        "--columns",
+        type=int_range(min(tablebase.COLUMNS), max(tablebase.COLUMNS)),
+        default=3,
+        help="2 or 3 (default 3)",
     )
     _add_dir(build)
     add_quiet(build)
@@ -106,7 +110,10 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     )
     verify.add_argument("--variant", choices=VARIANTS, default="9x9", help="board (default 9x9)")
     verify.add_argument(
-        "--columns", type=int, choices=tablebase.COLUMNS, default=3, help="2 or 3 (default 3)"
+        "--columns",
+        type=int_range(min(tablebase.COLUMNS), max(tablebase.COLUMNS)),
+        default=3,
+        help="2 or 3 (default 3)",
     )
     verify.add_argument(
         "--every-position",
