@@ -64,6 +64,23 @@ def _rating(rating: int | None, diff: int | None) -> str:
     return f" ({rating}{f' {sign}{diff}' if diff is not None else ''})"
 
 
+def end_words(termination: str, result: str) -> str:
+    """How a game ended, in words for people (the rule numbers are the rulebook's, not here):
+    ``Black resigned``, ``draw by agreement``."""
+    loser = {"1-0": "Black", "0-1": "White"}.get(result, "")
+    words = {
+        "no-pieces": f"{loser} has no pieces left",
+        "blocked": "no legal move: draw",
+        "repetition": "the same position three times: draw",
+        "resignation": f"{loser} resigned",
+        "agreement": "draw by agreement",
+        "time-forfeit": f"{loser} ran out of time",
+        "aborted": "aborted before both sides moved",
+        "abandoned": f"{loser} left the game" if loser else "a player left: draw",
+    }
+    return words.get(termination, termination.replace("-", " "))
+
+
 def games_table(games: list[ArchivedGame]) -> str:
     """The archive's games as a table: players with ratings, variant, speed, result, date."""
     if not games:
@@ -73,13 +90,13 @@ def games_table(games: list[ArchivedGame]) -> str:
         f"<td>{_player(g.white)}{_rating(g.white_rating, g.white_diff)}</td>"
         f"<td>{_player(g.black)}{_rating(g.black_rating, g.black_diff)}</td>"
         f"<td>{e(g.variant)} {e(g.speed)}{' rated' if g.rated else ''}</td>"
-        f"<td>{e(g.status)}</td>"
+        f"<td>{e(end_words(g.termination, g.result))}</td>"
         f'<td><time datetime="{_iso(g.ended)}">{_iso(g.ended)[:10]}</time></td></tr>'
         for g in games
     )
     return (
         '<table class="games"><tr><th>Result</th><th>White</th><th>Black</th><th>Game</th>'
-        f"<th>End</th><th>Date</th></tr>{rows}</table>"
+        f"<th>How it ended</th><th>Date</th></tr>{rows}</table>"
     )
 
 

@@ -8,15 +8,17 @@ import {
   offerOf,
   other,
   otherTurn,
+  resultLine,
   resultOf,
   resultWords,
+  ruleOf,
   sharedPlies,
   statusText,
   timeControlText,
   title,
   variantName,
   whiteMoves
-} from "./chunk-Y7QANY2D.js";
+} from "./chunk-NZRDPXVT.js";
 import {
   $,
   api,
@@ -623,7 +625,7 @@ function bindInput(root, core) {
       if (q) core.ghost.move(q.x, q.y);
       return;
     }
-    core.hover(core.squareAt(e.clientX, e.clientY));
+    if (e.pointerType === "mouse") core.hover(core.squareAt(e.clientX, e.clientY));
   });
   root.addEventListener("pointerleave", () => {
     if (!drag && !drawing) core.hover(null);
@@ -717,6 +719,7 @@ function Board(element, config) {
   function refusal(square) {
     const movable = state.movable;
     if (!movable || ui.premove) return "";
+    if (ui.prefix.includes(square) || destinations(ui.moves, ui.prefix).includes(square)) return "";
     const reason = (movable.forbidden || {})[square];
     if (reason) return state.names === "checker" ? reason.checker : reason.oblique;
     if (movable.required && state.pieces[square] && !startsMove(movable.moves, square)) return movable.required;
@@ -762,10 +765,10 @@ function Board(element, config) {
         if (action.prefix.length === 1 && state.events.select) state.events.select(square);
         return redraw();
       case "keep":
-        if (state.events.refused && !ui.premove) state.events.refused(square, action.note);
+        if (state.events.refused && !ui.premove) state.events.refused(square, action.note, true);
         return;
       case "ambiguous":
-        if (state.events.refused) state.events.refused(square, `several routes reach ${label(square)}: choose the landings one by one`);
+        if (state.events.refused) state.events.refused(square, `several routes reach ${label(square)}: choose the landings one by one`, true);
         return;
       case "cancel":
         select(null);
@@ -1446,7 +1449,7 @@ var GameController = class {
       viewOnly: !this.you,
       events: {
         move: (move) => this.sendMove(move),
-        refused: (_square, reason) => say(reason),
+        refused: (_square, reason, hint) => say(reason, !hint),
         select: () => say(""),
         premove: (move) => say(`premove ${this.moveText(move)}: played at once if it is legal when your turn comes (Escape or a click cancels it)`, false),
         premoveCancel: (move) => say(`premove ${this.moveText(move)} cancelled`, false)
@@ -1684,11 +1687,12 @@ var GameController = class {
       animate
     });
     drawPlayers(data, { people: this.people, clock: this.clock, toMove: result ? null : latest ? s.turn : data.turn });
-    if (result) $("status").textContent = `Game over: ${resultWords(result)}`;
+    if (result) $("status").textContent = resultWords(result);
     else if (!latest) $("status").textContent = `Move ${this.tree.ply} of ${this.moves.length}: → or End for the latest`;
     else if (!this.you) $("status").textContent = statusText(data);
     else $("status").textContent = s.turn === this.you ? `Your turn: ${statusText(data)}` : `Waiting for ${title(s.turn)}`;
-    $("result").textContent = result ? resultWords(result) : "";
+    $("result").textContent = result ? resultLine(result) : "";
+    $("result").title = result && ruleOf(result) ? `Rule ${ruleOf(result)} of Emergo` : "";
     this.moveList.draw(this.tree);
     this.showGame(result);
   }
@@ -1728,6 +1732,7 @@ var GameController = class {
     if (answer2 && offer) $("offer-text").textContent = offer.kind === "draw" ? `${title(offer.by)} offers a draw` : `${title(offer.by)} asks to take back a move`;
     $("game-over").hidden = !over;
     $("game-over-text").textContent = over ? resultWords(result) : "";
+    $("game-over-text").title = over && ruleOf(result) ? `Rule ${ruleOf(result)} of Emergo` : "";
     const download = (
       /** @type {HTMLAnchorElement} */
       $("download")

@@ -34,7 +34,7 @@ import {ask, dismiss, initConfirm} from "./confirm.js";
 import {playSound} from "./sound.js";
 import {initOnline, pageData, personEl, socketPath} from "./online.js";
 import {Chat} from "./chat.js";
-import {clockOf, movesOf, offerOf, other, resultOf, resultWords, sharedPlies, timeControlText, variantName} from "./online-terms.js";
+import {clockOf, movesOf, offerOf, other, resultLine, resultOf, resultWords, ruleOf, sharedPlies, timeControlText, variantName} from "./online-terms.js";
 
 const PING_MS = 4000;
 
@@ -90,7 +90,7 @@ class GameController {
       viewOnly: !this.you,
       events: {
         move: (move) => this.sendMove(move),
-        refused: (_square, reason) => say(reason),
+        refused: (_square, reason, hint) => say(reason, !hint),
         select: () => say(""),
         premove: (move) => say(`premove ${this.moveText(move)}: played at once if it is legal when your turn comes (Escape or a click cancels it)`, false),
         premoveCancel: (move) => say(`premove ${this.moveText(move)} cancelled`, false),
@@ -333,11 +333,13 @@ class GameController {
       animate,
     });
     drawPlayers(data, {people: this.people, clock: this.clock, toMove: result ? null : latest ? s.turn : data.turn});
-    if (result) $("status").textContent = `Game over: ${resultWords(result)}`;
+    if (result) $("status").textContent = resultWords(result);
     else if (!latest) $("status").textContent = `Move ${this.tree.ply} of ${this.moves.length}: → or End for the latest`;
     else if (!this.you) $("status").textContent = statusText(data);
     else $("status").textContent = s.turn === this.you ? `Your turn: ${statusText(data)}` : `Waiting for ${title(s.turn)}`;
-    $("result").textContent = result ? resultWords(result) : "";
+    $("result").textContent = result ? resultLine(result) : "";
+    // the rule is a tooltip, not the text (a player reads who won and why)
+    $("result").title = result && ruleOf(result) ? `Rule ${ruleOf(result)} of Emergo` : "";
     this.moveList.draw(this.tree);
     this.showGame(result);
   }
@@ -373,6 +375,7 @@ class GameController {
     if (answer && offer) $("offer-text").textContent = offer.kind === "draw" ? `${title(offer.by)} offers a draw` : `${title(offer.by)} asks to take back a move`;
     $("game-over").hidden = !over;
     $("game-over-text").textContent = over ? resultWords(result) : "";
+    $("game-over-text").title = over && ruleOf(result) ? `Rule ${ruleOf(result)} of Emergo` : "";
     const download = /** @type {HTMLAnchorElement} */ ($("download"));
     download.hidden = !over;
     download.href = `/game/export/${encodeURIComponent(this.id)}`;

@@ -87,7 +87,9 @@ export class Socket {
       this.retry = Math.min(this.retry + 1, 10);
       this.options.onStatus?.("lost");
       setTimeout(() => {
-        if (!this.closed && this.ws === ws) this.opened = this.open();
+        if (this.closed || this.ws !== ws) return;
+        this.opened = this.open();
+        this.opened.catch(() => {}); // a retry that fails closes, and the next retry comes: no unhandled rejection
       }, 200 * this.retry);
     });
     return new Promise((resolve, reject) => {

@@ -1,0 +1,116 @@
+"""The online pages as a lichess player expects them (the player's review of 2026-11-26), in real
+headless Chromium on the site of tests/web/test_online_pages.py: every page fits a phone's width
+signed in and out; results in words; the premove's message goes; offers in sight; the replay
+client side; rematch, new opponent and analysis after a game; ratings during play.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+pytest.importorskip("argon2")
+sync_api = pytest.importorskip("playwright.sync_api")
+expect = sync_api.expect
+
+from tests.web.test_online_pages import PHONE, Online, Person, shot  # noqa: E402
+
+from emergo.online.challenges import Terms  # noqa: E402
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture(scope="module")
+def online(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Online]:
+    server = Online(tmp_path_factory.mktemp("online") / "site.sqlite3")
+    server.start()
+    yield server
+    server.stop()
+
+
+OVERFLOW = "() => document.scrollingElement.scrollWidth - window.innerWidth"
+
+
+def overflow(page: Any) -> int:
+    return int(page.evaluate(OVERFLOW))
+
+
+def test_every_online_page_fits_a_phone_signed_in_and_out(browser: Any, online: Online) -> None:
+    """Item 1: no page is wider than a 390 px phone, signed in (a long name) or out."""
+    online.account("maximilian_long20")
+    online.account("opponent_name_xx")
+    game_id = online.game("maximilian_long20", "opponent_name_xx", clock_limit=300)
+    online.challenge("opponent_name_xx", "maximilian_long20", variant="7x7", clock_limit=600)
+    users = online.live.users
+    link = online.live.challenges.create(users.by_name("opponent_name_xx"), Terms(), kind="link")
+    paths = [
+        "/",
+        f"/game/{game_id}",
+        f"/challenge/{link.id}",
+        "/@/maximilian_long20",
+        "/leaderboard",
+        "/leaderboard/9x9-live",
+        "/games",
+        "/login",
+        "/signup",
+    ]
+    signed_in = ["/account", "/notifications", "/account/notifications"]
+    out = Person(browser, online, "visitor", PHONE)
+    me = Person(browser, online, "maximilian_long20", PHONE)
+    try:
+        me.login()
+        wide: list[str] = []
+        for who, extra in ((out, []), (me, signed_in)):
+            for path in paths + extra:
+                who.page.goto(online.url + path)
+                who.page.wait_for_load_state("load")
+                if path == "/" or path.startswith("/game/"):
+                    who.page.wait_for_selector("html[data-ready='1']")
+                if overflow(who.page) > 0:
+                    name = re.sub(r"\W", "_", path)
+                    shot(who.page, f"overflow-{who.name}{name}.png")
+                    wide.append(f"{who.name} {path}: {overflow(who.page)} px too wide")
+        assert not wide, wide
+    finally:
+        out.close()
+        me.close()
+
+
+def test_a_tap_on_the_shared_capture_landing_is_no_error_on_a_phone(
+    browser: Any, server: str
+) -> None:
+    """Item 8: on a phone (touch), tapping the landing every tied route shares (R11) keeps the
+    choice with a hint: no red message, no tooltip of a refusal over the board."""
+    from tests.web.conftest import centre
+    from tests.web.test_web_browser import TIED, open_page
+
+    context = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    try:
+        open_page(page, server, TIED)
+
+        def tap(name: str) -> None:
+            page.touchscreen.tap(*centre(page.locator(f"#board .cell[data-square='{name}']")))
+
+        tap("e5")  # e7 is on both routes: taken at once
+        page.wait_for_selector("#board .input .partial", state="attached")
+        tap("e7")  # the landing the player meant: the choice stays, with a hint
+        expect(page.locator("#board .input .dest")).to_have_count(2)
+        message = page.locator("#message")
+        expect(message).to_contain_text("choose c7 or g7")
+        assert "info" in (message.get_attribute("class") or ""), "the hint is shown as an error"
+        page.wait_for_timeout(300)
+        tip = page.locator("#board .eg-tip")
+        assert tip.is_hidden() or tip.locator(".eg-tip-reason").count() == 0, tip.inner_text()
+        shot(page, "shared-landing-phone.png")
+        tap("g7")
+        expect(page.locator("#moves button.current")).to_have_text("e5xe7xg7")
+        expect(message).to_have_text("")
+    finally:
+        context.close()
+    assert not errors, errors
