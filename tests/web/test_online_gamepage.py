@@ -16,7 +16,8 @@ pytest.importorskip("argon2")
 sync_api = pytest.importorskip("playwright.sync_api")
 expect = sync_api.expect
 
-from tests.web.test_online_pages import PHONE, Online, Person, shot  # noqa: E402
+from tests.web.conftest import centre  # noqa: E402
+from tests.web.test_online_pages import PHONE, Online, Person, shot, wait_moves  # noqa: E402
 
 from emergo.online.challenges import Terms  # noqa: E402
 
@@ -30,6 +31,8 @@ def online(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Online]:
     yield server
     server.stop()
 
+
+LAPTOP = {"width": 1280, "height": 800}
 
 OVERFLOW = "() => document.scrollingElement.scrollWidth - window.innerWidth"
 
@@ -114,3 +117,84 @@ def test_a_tap_on_the_shared_capture_landing_is_no_error_on_a_phone(
     finally:
         context.close()
     assert not errors, errors
+
+
+def in_sight(page: Any, selector: str) -> bool:
+    """Is the element wholly inside the window, the page not scrolled?"""
+    box = page.locator(selector).bounding_box()
+    size = page.viewport_size
+    return (
+        bool(box)
+        and page.evaluate("() => window.scrollY") == 0
+        and (box["y"] >= 0 and box["y"] + box["height"] <= size["height"])
+    )
+
+
+def test_premove_message_offers_in_sight_and_a_replay_that_loses_no_press(
+    browser: Any, online: Online
+) -> None:
+    """Items 9, 10, 6: the premove's message goes once it is played; a draw offer is seen
+    without scrolling on a laptop and on a phone; arrow keys step back as fast as they are
+    pressed, without asking the server."""
+    online.account("pia")
+    online.account("quin")
+    pia = Person(browser, online, "pia", LAPTOP)
+    quin = Person(browser, online, "quin", PHONE)
+    try:
+        pia.login()
+        quin.login()
+        game_id = online.game("pia", "quin", clock_limit=600, clock_increment=5)
+        for p in (pia, quin):
+            p.game_page(game_id, taken=True)
+        a, b = pia.page, quin.page
+        line = ["d4", "e6", "c5", "f6", "c4", "g5"]
+        pia.play("d4")
+        wait_moves([pia, quin], 1)
+        # a premove while quin thinks: said, then played at once, and its message goes
+        queued = a.locator("#board .premove[data-square='c5']")
+        for _ in range(50):
+            a.mouse.click(*centre(a.locator("#board .cells [data-square='c5']")))
+            if queued.count():
+                break
+            a.wait_for_timeout(100)
+        expect(a.locator("#message")).to_contain_text("premove c5")
+        quin.play("e6", before=["d4"])
+        wait_moves([pia, quin], 3)
+        expect(a.locator("#message")).to_have_text("")
+        for ply in range(3, len(line)):
+            (pia if ply % 2 == 0 else quin).play(line[ply], before=line[:ply])
+            wait_moves([pia, quin], ply + 1)
+        # quin offers a draw: pia sees it beside the board, no scrolling
+        b.click("#draw")
+        b.click("#confirm-yes")
+        expect(a.locator("#offer")).to_be_visible()
+        assert in_sight(a, "#offer"), a.locator("#offer").bounding_box()
+        shot(a, "offer-laptop.png")
+        a.click("#offer-no")
+        # and pia's on quin's phone
+        a.click("#draw")
+        assert in_sight(a, "#confirm"), "the confirmation is out of sight"
+        a.click("#confirm-yes")
+        expect(b.locator("#offer")).to_be_visible()
+        assert in_sight(b, "#offer"), b.locator("#offer").bounding_box()
+        shot(b, "offer-phone.png")
+        b.click("#offer-no")
+        # five presses at once: five plies back, and no request to the server
+        a.keyboard.press("ArrowLeft")
+        expect(a.locator("#moves button.current")).to_have_text(line[-2])
+        a.wait_for_timeout(1500)  # the earlier positions come in the background
+        asked: list[str] = []
+        a.on("request", lambda r: asked.append(r.url) if "/api/position" in r.url else None)
+        for _ in range(4):
+            a.keyboard.press("ArrowLeft")
+        expect(a.locator("#moves button.current")).to_have_text(line[0])
+        expect(a.locator("#status")).to_contain_text("Move 1 of 6")
+        a.keyboard.press("Home")
+        expect(a.locator("#moves button.current")).to_have_count(0)
+        for _ in range(3):
+            a.keyboard.press("ArrowRight")
+        expect(a.locator("#moves button.current")).to_have_text(line[2])
+        assert asked == [], asked
+    finally:
+        pia.close()
+        quin.close()

@@ -249,15 +249,6 @@ _GAME = """<section class="board-area" aria-label="Board">
 <div class="player" id="player-bottom"></div>
 <p id="status" class="status" role="status" aria-live="polite"></p>
 <p id="message" class="message" role="alert" aria-live="assertive"></p>
-<div class="row confirm" id="confirm" role="alertdialog" aria-labelledby="confirm-text" hidden>
-<span id="confirm-text"></span><button type="button" id="confirm-yes" class="danger">Yes</button>
-<button type="button" id="confirm-no">Cancel</button></div>
-<div class="row offer" id="offer" hidden><span id="offer-text"></span>
-<button type="button" id="offer-yes" class="primary">Accept</button>
-<button type="button" id="offer-no">Decline</button></div>
-<div class="row offer" id="claim" hidden><span id="claim-text"></span>
-<button type="button" id="claim-victory" class="primary">Claim the win</button>
-<button type="button" id="claim-draw">Call it a draw</button></div>
 <div class="nav" role="group" aria-label="Step through the moves">
 <button type="button" id="first" title="Start (Home)" aria-label="Start">&#x00AB;</button>
 <button type="button" id="back" title="Back (Left arrow)" aria-label="Back">&#x2039;</button>
@@ -271,6 +262,17 @@ _GAME = """<section class="board-area" aria-label="Board">
 <aside class="side">
 <section class="panel" id="game-panel" aria-labelledby="game-title">
 <h2 id="game-title">Game</h2><p id="game-info" class="note"></p>
+<div class="asks" aria-live="polite">
+<div class="row confirm" id="confirm" role="alertdialog" aria-labelledby="confirm-text" hidden>
+<span id="confirm-text"></span><button type="button" id="confirm-yes" class="danger">Yes</button>
+<button type="button" id="confirm-no">Cancel</button></div>
+<div class="row offer" id="offer" hidden><span id="offer-text"></span>
+<button type="button" id="offer-yes" class="primary">Accept</button>
+<button type="button" id="offer-no">Decline</button></div>
+<div class="row offer" id="claim" hidden><span id="claim-text"></span>
+<button type="button" id="claim-victory" class="primary">Claim the win</button>
+<button type="button" id="claim-draw">Call it a draw</button></div>
+</div>
 <div class="row" id="game-controls" hidden>
 <button type="button" id="abort" hidden>Abort</button>
 <button type="button" id="takeback">Takeback</button>

@@ -1441,6 +1441,8 @@ var GameController = class {
     this.lag = 0;
     this.pingAt = 0;
     this.request = 0;
+    this.want = null;
+    this.prefetching = false;
     this.premoves = /* @__PURE__ */ new Map();
     this.queue = Promise.resolve();
     this.moveList = MoveList($("moves"), { names: () => settings.names, go: (node) => this.gotoNode(node) });
@@ -1448,11 +1450,14 @@ var GameController = class {
       ...boardSettings(),
       viewOnly: !this.you,
       events: {
-        move: (move) => this.sendMove(move),
+        move: (move, how) => {
+          if (how && how.premove) this.premoveSaid("");
+          this.sendMove(move);
+        },
         refused: (_square, reason, hint) => say(reason, !hint),
         select: () => say(""),
-        premove: (move) => say(`premove ${this.moveText(move)}: played at once if it is legal when your turn comes (Escape or a click cancels it)`, false),
-        premoveCancel: (move) => say(`premove ${this.moveText(move)} cancelled`, false)
+        premove: (move) => this.premoveSaid(`premove ${this.moveText(move)}: played at once if it is legal when your turn comes (Escape or a click cancels it)`),
+        premoveCancel: () => this.premoveSaid("")
       }
     });
     this.chat = new Chat({
@@ -1493,6 +1498,11 @@ var GameController = class {
     });
     setInterval(() => this.ping(), PING_MS);
   }
+  /** Say (or clear) the premove's message; clearing leaves any other message. @param {string} text */
+  premoveSaid(text) {
+    if (text) say(text, false);
+    else if ($("message").textContent.startsWith("premove ")) say("");
+  }
   /** @param {MoveInfo} move */
   moveText(move) {
     return settings.names === "checker" ? move.checker : move.text;
@@ -1501,8 +1511,8 @@ var GameController = class {
     initConfirm();
     $("flip").addEventListener("click", () => changeSettings({ flipped: !settings.flipped }, false));
     $("first").addEventListener("click", () => this.goto(0));
-    $("back").addEventListener("click", () => this.goto(this.tree.ply - 1));
-    $("forward").addEventListener("click", () => this.goto(this.tree.ply + 1));
+    $("back").addEventListener("click", () => this.goto(this.shownPly() - 1));
+    $("forward").addEventListener("click", () => this.goto(this.shownPly() + 1));
     $("last").addEventListener("click", () => this.goto(this.moves.length));
     $("resign").addEventListener("click", async () => {
       if (await ask("Resign the game?", "Resign")) this.command({ t: "resign" }, "resign");
@@ -1524,8 +1534,8 @@ var GameController = class {
         e.target
       );
       if (target.closest("input, textarea, select") || e.ctrlKey || e.metaKey || e.altKey) return;
-      if (e.key === "ArrowLeft") this.goto(this.tree.ply - 1);
-      else if (e.key === "ArrowRight") this.goto(this.tree.ply + 1);
+      if (e.key === "ArrowLeft") this.goto(this.shownPly() - 1);
+      else if (e.key === "ArrowRight") this.goto(this.shownPly() + 1);
       else if (e.key === "Home") this.goto(0);
       else if (e.key === "End") this.goto(this.moves.length);
       else if (e.key === "f") changeSettings({ flipped: !settings.flipped }, false);
@@ -1630,7 +1640,10 @@ var GameController = class {
       playSound("end");
       if (this.you) this.socket.resync();
     }
-    if (result) dismiss();
+    if (result) {
+      dismiss();
+      this.prefetch();
+    }
     this.show(grew && wasLatest, shared !== this.moves.length || first);
     if (this.mine()) this.board.playPremove();
     else this.offerPremoves();
@@ -1771,6 +1784,10 @@ var GameController = class {
     }
   }
   // --- stepping through the game ----------------------------------------------------------------
+  /** The ply shown, or the one asked for (a key pressed again counts from there). */
+  shownPly() {
+    return this.want ?? this.tree.ply;
+  }
   /** @param {number} ply */
   goto(ply) {
     ply = Math.max(0, Math.min(this.moves.length, ply));
@@ -1780,17 +1797,42 @@ var GameController = class {
   async gotoNode(node) {
     if (!node || !this.state) return;
     const id = ++this.request;
+    this.want = node.ply;
     try {
       if (!node.data) {
         node.data = this.positions[node.ply] || await this.position(this.full.initialFen, this.moves.slice(0, node.ply));
         this.positions[node.ply] = node.data;
       }
       if (id !== this.request) return;
+      this.want = null;
       this.tree.ply = node.ply;
       this.show(false);
       if (!this.mine()) this.offerPremoves();
+      this.prefetch();
     } catch (e) {
+      if (id === this.request) this.want = null;
       say(errorText(e));
+    }
+  }
+  /**
+   * Fetch the game's earlier positions in the background, one at a time from the latest back,
+   * once the player steps back or the game is over: the replay then waits for nothing.
+   */
+  async prefetch() {
+    if (this.prefetching || !this.state) return;
+    this.prefetching = true;
+    try {
+      for (let ply = this.moves.length; ply >= 0; ply--) {
+        if (this.positions[ply]) continue;
+        const moves = this.moves.slice(0, ply);
+        const data = await this.position(this.full.initialFen, moves);
+        if (sharedPlies(this.moves, moves) !== ply) break;
+        this.positions[ply] = data;
+        if (this.tree.nodes[ply] && !this.tree.nodes[ply].data) this.tree.nodes[ply].data = data;
+      }
+    } catch {
+    } finally {
+      this.prefetching = false;
     }
   }
   // --- premoves: the moves the player could make were it his turn ------------------------------

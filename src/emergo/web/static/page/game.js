@@ -80,6 +80,9 @@ class GameController {
     this.lag = 0;
     this.pingAt = 0;
     this.request = 0;
+    /** The ply asked for while its position is on its way (presses add up at once), or null. @type {number|null} */
+    this.want = null;
+    this.prefetching = false;
     /** @type {Map<string, MoveInfo[]>} */
     this.premoves = new Map();
     /** Messages are handled one after the other (a state may wait for its position). @type {Promise<void>} */
@@ -89,11 +92,14 @@ class GameController {
       ...boardSettings(),
       viewOnly: !this.you,
       events: {
-        move: (move) => this.sendMove(move),
+        move: (move, how) => {
+          if (how && how.premove) this.premoveSaid(""); // played: its message has done its work
+          this.sendMove(move);
+        },
         refused: (_square, reason, hint) => say(reason, !hint),
         select: () => say(""),
-        premove: (move) => say(`premove ${this.moveText(move)}: played at once if it is legal when your turn comes (Escape or a click cancels it)`, false),
-        premoveCancel: (move) => say(`premove ${this.moveText(move)} cancelled`, false),
+        premove: (move) => this.premoveSaid(`premove ${this.moveText(move)}: played at once if it is legal when your turn comes (Escape or a click cancels it)`),
+        premoveCancel: () => this.premoveSaid(""),
       },
     });
     this.chat = new Chat({
@@ -132,6 +138,12 @@ class GameController {
     setInterval(() => this.ping(), PING_MS);
   }
 
+  /** Say (or clear) the premove's message; clearing leaves any other message. @param {string} text */
+  premoveSaid(text) {
+    if (text) say(text, false);
+    else if ($("message").textContent.startsWith("premove ")) say("");
+  }
+
   /** @param {MoveInfo} move */
   moveText(move) {
     return settings.names === "checker" ? move.checker : move.text;
@@ -141,8 +153,8 @@ class GameController {
     initConfirm();
     $("flip").addEventListener("click", () => changeSettings({flipped: !settings.flipped}, false));
     $("first").addEventListener("click", () => this.goto(0));
-    $("back").addEventListener("click", () => this.goto(this.tree.ply - 1));
-    $("forward").addEventListener("click", () => this.goto(this.tree.ply + 1));
+    $("back").addEventListener("click", () => this.goto(this.shownPly() - 1));
+    $("forward").addEventListener("click", () => this.goto(this.shownPly() + 1));
     $("last").addEventListener("click", () => this.goto(this.moves.length));
     $("resign").addEventListener("click", async () => {
       if (await ask("Resign the game?", "Resign")) this.command({t: "resign"}, "resign");
@@ -161,8 +173,8 @@ class GameController {
     document.addEventListener("keydown", (e) => {
       const target = /** @type {HTMLElement} */ (e.target);
       if (target.closest("input, textarea, select") || e.ctrlKey || e.metaKey || e.altKey) return;
-      if (e.key === "ArrowLeft") this.goto(this.tree.ply - 1);
-      else if (e.key === "ArrowRight") this.goto(this.tree.ply + 1);
+      if (e.key === "ArrowLeft") this.goto(this.shownPly() - 1);
+      else if (e.key === "ArrowRight") this.goto(this.shownPly() + 1);
       else if (e.key === "Home") this.goto(0);
       else if (e.key === "End") this.goto(this.moves.length);
       else if (e.key === "f") changeSettings({flipped: !settings.flipped}, false);
@@ -274,7 +286,10 @@ class GameController {
       // the players may now read the spectators' room: its lines come with the whole state
       if (this.you) this.socket.resync();
     }
-    if (result) dismiss();
+    if (result) {
+      dismiss();
+      this.prefetch();
+    }
     this.show(grew && wasLatest, shared !== this.moves.length || first);
     if (this.mine()) this.board.playPremove();
     else this.offerPremoves();
@@ -415,6 +430,11 @@ class GameController {
 
   // --- stepping through the game ----------------------------------------------------------------
 
+  /** The ply shown, or the one asked for (a key pressed again counts from there). */
+  shownPly() {
+    return this.want ?? this.tree.ply;
+  }
+
   /** @param {number} ply */
   goto(ply) {
     ply = Math.max(0, Math.min(this.moves.length, ply));
@@ -425,17 +445,44 @@ class GameController {
   async gotoNode(node) {
     if (!node || !this.state) return;
     const id = ++this.request;
+    this.want = node.ply;
     try {
       if (!node.data) {
         node.data = this.positions[node.ply] || (await this.position(this.full.initialFen, this.moves.slice(0, node.ply)));
         this.positions[node.ply] = node.data;
       }
       if (id !== this.request) return;
+      this.want = null;
       this.tree.ply = node.ply;
       this.show(false);
       if (!this.mine()) this.offerPremoves();
+      this.prefetch();
     } catch (e) {
+      if (id === this.request) this.want = null;
       say(errorText(e));
+    }
+  }
+
+  /**
+   * Fetch the game's earlier positions in the background, one at a time from the latest back,
+   * once the player steps back or the game is over: the replay then waits for nothing.
+   */
+  async prefetch() {
+    if (this.prefetching || !this.state) return;
+    this.prefetching = true;
+    try {
+      for (let ply = this.moves.length; ply >= 0; ply--) {
+        if (this.positions[ply]) continue;
+        const moves = this.moves.slice(0, ply);
+        const data = await this.position(this.full.initialFen, moves);
+        if (sharedPlies(this.moves, moves) !== ply) break; // taken back meanwhile: the next step starts again
+        this.positions[ply] = data;
+        if (this.tree.nodes[ply] && !this.tree.nodes[ply].data) this.tree.nodes[ply].data = data;
+      }
+    } catch {
+      // the replay asks again when it needs a position
+    } finally {
+      this.prefetching = false;
     }
   }
 
