@@ -198,3 +198,34 @@ def test_premove_message_offers_in_sight_and_a_replay_that_loses_no_press(
     finally:
         pia.close()
         quin.close()
+
+
+def test_the_conditional_moves_box_keeps_every_line(browser: Any, online: Online) -> None:
+    """Item 20: a refused save gives the lines back as typed, with the reason; a save keeps
+    every line (the first one too)."""
+    online.account("rae")
+    online.account("sol")
+    game_id = online.game("rae", "sol", days=3)
+    rae = Person(browser, online, "rae", PHONE)
+    try:
+        rae.login()
+        rae.go(f"/game/{game_id}")
+        rae.play("d4")
+        wait_moves([rae], 1)
+        rae.go(f"/game/{game_id}")
+        page = rae.page
+        box = page.locator("textarea[name=lines]")
+        typed = "e6 f4 c6 c4\nc6 b4\nf6 zz9"
+        box.fill(typed)
+        page.click(".conditional button[type=submit]")
+        expect(page.locator(".conditional .error")).to_contain_text("line 3")
+        assert page.locator("textarea[name=lines]").input_value() == typed
+        assert overflow(page) <= 0
+        page.locator("textarea[name=lines]").fill("e6 f4 c6 c4\nc6 b4\nf6 c5")
+        page.click(".conditional button[type=submit]")
+        page.wait_for_url(f"{online.url}/game/{game_id}")
+        page.wait_for_selector("html[data-ready='1']")
+        kept = page.locator("textarea[name=lines]").input_value().split("\n")
+        assert sorted(kept) == ["c6 b4", "e6 f4 c6 c4", "f6 c5"], kept
+    finally:
+        rae.close()

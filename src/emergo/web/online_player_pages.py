@@ -466,11 +466,20 @@ def game_extras(site: Site, game: GameView, actor: Actor | None) -> str:
         return out
     tree = site.correspondence.conditional(game.id, actor.user.id)
     lines = "\n".join(" ".join(x) for x in tree.lines()) if tree is not None else ""
-    return out + (
+    return out + _conditional_form(game.id, actor, lines)
+
+
+def _conditional_form(game_id: str, actor: Actor, lines: str, error: str = "") -> str:
+    """The conditional moves' form, with ``lines`` as the text (kept as typed after a refusal)."""
+    rows = max(4, min(20, lines.count("\n") + 2))
+    shown = f'<p class="error" role="alert">{e(error)}</p>' if error else ""
+    # a newline right after <textarea> is eaten by the HTML parser: one more keeps the first line
+    return (
         '<section class="conditional"><h2>Conditional moves</h2>'
-        "<p>Only you see them. A line a row: his move, your reply, his next, your reply...</p>"
-        f'<form method="post" action="/game/{e(game.id)}/conditional">{_hidden(actor)}'
-        f'<label>Lines <textarea name="lines" rows="4" cols="40">{e(lines)}</textarea></label>'
+        "<p>Only you see them. A line a row: his move, your reply, his next, your reply... "
+        "A line that begins a longer one is kept within it.</p>"
+        f'{shown}<form method="post" action="/game/{e(game_id)}/conditional">{_hidden(actor)}'
+        f'<label>Lines <textarea name="lines" rows="{rows}">\n{e(lines)}</textarea></label>'
         '<button type="submit">Keep</button></form></section>'
     )
 
@@ -480,16 +489,21 @@ async def conditional_post(request: Request) -> Response:
     site = site_of(request)
     actor, fields = await _session_post(request)
     game_id = request.path_params["id"]
-    raw = fields.get("lines", "")
-    lines = [x for x in str(raw).splitlines() if x.strip()][:100]
+    raw = str(fields.get("lines", ""))
+    lines = [x for x in raw.splitlines() if x.strip()][:100]
     try:
         await asyncio.to_thread(site.correspondence.set_conditional, game_id, actor.user.id, lines)
     except (ConditionalError, GameError) as err:
         status = getattr(err, "status", 400)
+        # the player's lines come back as typed, with the refusal: nothing he wrote is lost
+        form = (
+            _conditional_form(game_id, actor, "\n".join(lines), str(err))
+            if status == 400
+            else (f'<p class="error" role="alert">{e(str(err))}</p>')
+        )
         return _page(
             "Conditional moves",
-            f'<p class="error" role="alert">{e(str(err))}</p>'
-            f'<p><a href="/game/{e(game_id)}">Back to the game</a></p>',
+            f'{form}<p><a href="/game/{e(game_id)}">Back to the game</a></p>',
             actor,
             status,
         )
