@@ -126,6 +126,20 @@ def test_two_players_finish_a_rated_game_and_find_it_everywhere(browser, site, l
         ann_page.click(f"a[href='/game/export/{game}']")
     record = Path(info.value.path()).read_text()
     assert '[Result "1-0"]' in record and "d4" in record and '[White "ann"]' in record
+    # lichess's tags (the player's review, item 14): the date, the game's address, the ratings
+    # before the game and their change, the clock
+    day = time.strftime("%Y.%m.%d", time.gmtime())
+    for tag in (
+        '[Event "Rated 9x9 live game"]',
+        f'[Site "{live}/game/{game}"]',
+        f'[Date "{day}"]',
+        '[WhiteElo "1800"]',
+        '[BlackElo "1700"]',
+        '[WhiteRatingDiff "+7"]',
+        '[BlackRatingDiff "-8"]',  # 1692.82 is shown 1692
+        '[TimeControl "300+0"]',
+    ):
+        assert tag in record, (tag, record)
     # what a page is given is shown, never run
     ann_page.goto(f"{live}/games?player=%3Cimg%20src%3Dx%20onerror%3Dalert(1)%3E")
     ann_page.goto(f"{live}/@/ann?vs=%3Cscript%3Ealert(2)%3C%2Fscript%3E")
