@@ -229,3 +229,77 @@ def test_the_conditional_moves_box_keeps_every_line(browser: Any, online: Online
         assert sorted(kept) == ["c6 b4", "e6 f4 c6 c4", "f6 c5"], kept
     finally:
         rae.close()
+
+
+def settle(online: Online, name: str, rating: float, perf: str = "9x9-live") -> None:
+    """A settled rating (deviation 60, 40 games) for ``name``."""
+    import time
+
+    from sqlalchemy import insert
+
+    from emergo.online import models as m
+
+    user = online.live.users.by_name(name)
+    with online.live.db.write() as tx:
+        tx.execute(
+            insert(m.perfs).values(
+                user_id=user.id,
+                perf=perf,
+                rating=rating,
+                rd=60.0,
+                volatility=0.06,
+                games=40,
+                latest=time.time(),
+            )
+        )
+
+
+def test_ratings_in_the_lobby_beside_the_names_and_the_change_live(
+    browser: Any, online: Online
+) -> None:
+    """Item 5: a seek shows its player's rating ("?" when provisional), the game page shows
+    both beside the names, and when a rated game ends both pages show the change at once."""
+    online.account("tess")
+    online.account("uma")
+    settle(online, "tess", 1800.0)
+    tess = Person(browser, online, "tess", LAPTOP)
+    uma = Person(browser, online, "uma", PHONE)
+    try:
+        tess.login()
+        uma.login()
+        t, u = tess.page, uma.page
+        t.click("#presets .preset:text('5+3')")
+        t.select_option("#rated", "true")
+        t.click("#post-seek")
+        seek = u.locator("#seeks tr.seek")
+        expect(seek.locator(".rating")).to_have_text(" 1800")
+        u.locator("#seeks tr.seek button:text('Accept')").click()
+        u.wait_for_url(re.compile(r"/game/\w+"))
+        t.wait_for_url(re.compile(r"/game/\w+"))
+        for p in (tess, uma):
+            p.page.wait_for_selector("html[data-ready='1']")
+            bars = p.page.locator(".player .person")
+            expect(bars.filter(has_text="tess").locator(".rating")).to_have_text(" 1800")
+            expect(bars.filter(has_text="uma").locator(".rating")).to_have_text(" 1500?")
+        white = "tess" if "White against" in t.locator("#game-title").inner_text() else "uma"
+        first = tess if white == "tess" else uma
+        second = uma if white == "tess" else tess
+        first.play("d4")
+        wait_moves([tess, uma], 1)
+        second.play("e6", before=["d4"])
+        wait_moves([tess, uma], 2)
+        u.click("#resign")
+        u.click("#confirm-yes")
+        for p in (tess, uma):
+            diffs = p.page.locator(".player .person .rating-diff")
+            expect(diffs).to_have_count(2)
+            expect(
+                p.page.locator(".player .person", has_text="tess").locator(".rating-diff")
+            ).to_contain_text("+")
+            expect(
+                p.page.locator(".player .person", has_text="uma").locator(".rating-diff")
+            ).to_contain_text("−")
+        shot(u, "rating-change-phone.png")
+    finally:
+        tess.close()
+        uma.close()

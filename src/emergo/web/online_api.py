@@ -28,7 +28,13 @@ from emergo.online.rounds import GameError, GameView
 from emergo.online.site import Site
 from emergo.online.tokens import check_scopes
 from emergo.web.online_auth import Actor, ApiError, actor_of, fields_of, require, site_of
-from emergo.web.online_json import game_full, game_state, summary
+from emergo.web.online_json import (
+    add_challenge_ratings,
+    add_game_ratings,
+    game_full,
+    game_state,
+    summary,
+)
 
 KEEP_ALIVE = 6.0
 """Seconds between keep-alive lines of an idle NDJSON stream (lichess: about 6)."""
@@ -149,7 +155,9 @@ async def seek_create(request: Request) -> Response:
 async def seeks(request: Request) -> Response:
     site = site_of(request)
     found = await asyncio.to_thread(site.challenges.seeks)
-    return JSONResponse({"seeks": [c.json(_base(request)) for c in found]})
+    out = [c.json(_base(request)) for c in found]
+    await asyncio.to_thread(add_challenge_ratings, site, out, now())
+    return JSONResponse({"seeks": out})
 
 
 async def challenges_mine(request: Request) -> Response:
@@ -157,7 +165,11 @@ async def challenges_mine(request: Request) -> Response:
     site = site_of(request)
     mine = await asyncio.to_thread(site.challenges.of_user, actor.user)
     base = _base(request)
-    return JSONResponse({k: [c.json(base) for c in v] for k, v in mine.items()})
+    out = {k: [c.json(base) for c in v] for k, v in mine.items()}
+    await asyncio.to_thread(
+        add_challenge_ratings, site, [c for v in out.values() for c in v], now()
+    )
+    return JSONResponse(out)
 
 
 async def challenge_show(request: Request) -> Response:
@@ -290,6 +302,7 @@ async def game_json(request: Request) -> Response:
     site = site_of(request)
     game = await _game(site, request.path_params["id"])
     out = game_full(game, now())
+    await asyncio.to_thread(add_game_ratings, site, out, game, now())
     color = game.seats.color_of(actor.user.id) if actor is not None else None
     out["you"] = None if color is None else ("white" if color else "black")
     return JSONResponse(out)

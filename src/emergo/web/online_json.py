@@ -11,7 +11,9 @@ from typing import Any
 
 from emergo.board import BLACK, WHITE
 from emergo.clock import color_key
+from emergo.online.perfs import PERF_KEYS
 from emergo.online.rounds import STATUS, GameView
+from emergo.online.site import Site
 from emergo.online.users import DELETED_NAME
 
 UNLIMITED_MS = 2147483647
@@ -125,3 +127,58 @@ def summary(game: GameView, user_id: int, now: float) -> dict[str, Any]:
     if clock is not None and color is not None:
         out["secondsLeft"] = int(clock.remaining(color, now))
     return out
+
+
+# --- ratings, as lichess shows them beside names (``rating``, ``provisional``, ``ratingDiff``) ----
+
+
+def _perf_key(variant: str, speed: str) -> str:
+    key = f"{variant}-{'live' if speed == 'live' else 'correspondence'}"
+    return key if key in PERF_KEYS else ""
+
+
+def _rating_of(site: Site, name: str, key: str, now: float) -> dict[str, Any] | None:
+    if not key or name == DELETED_NAME:
+        return None
+    user = site.users.by_name(name)
+    if user is None:
+        return None
+    shown = site.ratings.perfs(user.id)[key].to_json(now)
+    return {"rating": shown["rating"], "provisional": bool(shown["prov"])}
+
+
+def add_challenge_ratings(site: Site, challenges: list[dict[str, Any]], now: float) -> None:
+    """Put each player's rating for the challenge's game (``rating``, ``provisional``) into
+    the challenger and the destination user of challenge JSONs, as lichess's lobby shows them.
+    Runs in a worker thread (a read per player)."""
+    known: dict[tuple[str, str], dict[str, Any] | None] = {}
+    for c in challenges:
+        key = _perf_key(c["variant"]["key"], c["speed"])
+        for side in ("challenger", "destUser"):
+            user = c.get(side)
+            if not user:
+                continue
+            at = (user["name"].lower(), key)
+            if at not in known:
+                known[at] = _rating_of(site, user["name"], key, now)
+            if known[at] is not None:
+                user.update(known[at])
+
+
+def add_game_ratings(site: Site, full: dict[str, Any], game: GameView, now: float) -> None:
+    """Put the players' ratings into a ``gameFull``: a finished rated game's from before it
+    with the change (``ratingDiff``, the archive's), else each player's rating now for the
+    game's kind. Runs in a worker thread."""
+    archived = site.archive.one(game.id) if game.state.is_over else None
+    if archived is not None and archived.white_rating is not None:
+        for side, rating, diff in (
+            ("white", archived.white_rating, archived.white_diff),
+            ("black", archived.black_rating, archived.black_diff),
+        ):
+            full[side].update(rating=rating, provisional=False, ratingDiff=diff)
+        return
+    key = _perf_key(game.variant, game.speed)
+    for side, name in (("white", game.seats.white), ("black", game.seats.black)):
+        shown = _rating_of(site, name, key, now)
+        if shown is not None:
+            full[side].update(shown)

@@ -35,7 +35,7 @@ import {
   say,
   settings,
   socketPath
-} from "./chunk-QJVYNLV6.js";
+} from "./chunk-FAUSJPE2.js";
 
 // ../../src/emergo/web/static/board/geometry.js
 var S = 36;
@@ -1589,10 +1589,8 @@ var GameController = class {
       this.geometry = await api(`/api/geometry?variant=${encodeURIComponent(this.full.variant.key)}`);
       this.board.set({ squares: this.geometry.squares, size: this.geometry.size, shape: this.geometry.shape, viewOnly: !this.you });
     }
-    if (first) {
-      if (this.you) changeSettings({ flipped: this.you === "black" }, false);
-      this.people = { white: personEl(this.full.white, this.data.profiles), black: personEl(this.full.black, this.data.profiles) };
-    }
+    if (first && this.you) changeSettings({ flipped: this.you === "black" }, false);
+    this.people = { white: personEl(this.full.white, this.data.profiles), black: personEl(this.full.black, this.data.profiles) };
     const over = !!resultOf(this.full.state);
     this.chat.reset({ player: !!this.you, signedIn: !!this.data.me, over, playerChat: !!msg.playerChat, lines: msg.chat || [] });
     await this.update(this.full.state, at, first);
@@ -1638,7 +1636,7 @@ var GameController = class {
     }
     if (result && !wasOver && !first) {
       playSound("end");
-      if (this.you) this.socket.resync();
+      this.socket.resync();
     }
     if (result) {
       dismiss();

@@ -20,7 +20,7 @@ import {
   say,
   select,
   socketPath
-} from "./chunk-QJVYNLV6.js";
+} from "./chunk-FAUSJPE2.js";
 
 // ../../src/emergo/web/static/page/lobby.js
 var REFRESH_MS = 1e4;

@@ -231,10 +231,9 @@ class GameController {
       this.geometry = await api(`/api/geometry?variant=${encodeURIComponent(this.full.variant.key)}`);
       this.board.set({squares: this.geometry.squares, size: this.geometry.size, shape: this.geometry.shape, viewOnly: !this.you});
     }
-    if (first) {
-      if (this.you) changeSettings({flipped: this.you === "black"}, false);
-      this.people = {white: personEl(this.full.white, this.data.profiles), black: personEl(this.full.black, this.data.profiles)};
-    }
+    if (first && this.you) changeSettings({flipped: this.you === "black"}, false);
+    // the names with their ratings (and, once a rated game is over, the change)
+    this.people = {white: personEl(this.full.white, this.data.profiles), black: personEl(this.full.black, this.data.profiles)};
     const over = !!resultOf(this.full.state);
     this.chat.reset({player: !!this.you, signedIn: !!this.data.me, over, playerChat: !!msg.playerChat, lines: msg.chat || []});
     await this.update(this.full.state, at, first);
@@ -283,8 +282,9 @@ class GameController {
     }
     if (result && !wasOver && !first) {
       playSound("end");
-      // the players may now read the spectators' room: its lines come with the whole state
-      if (this.you) this.socket.resync();
+      // the whole state again: the players may now read the spectators' room, and everyone
+      // sees the rating changes (the server's end put them in the archive with the result)
+      this.socket.resync();
     }
     if (result) {
       dismiss();
