@@ -303,3 +303,52 @@ def test_ratings_in_the_lobby_beside_the_names_and_the_change_live(
     finally:
         tess.close()
         uma.close()
+
+
+def test_rematch_new_opponent_and_analyse_after_a_game(browser: Any, online: Online) -> None:
+    """Item 3: after a game, a rematch offered by one is seen and accepted by the other on the
+    game page and both land in the new game with the colours swapped; "New opponent" goes to
+    the lobby with the same seek filled in; the record is there to analyse."""
+    online.account("vic")
+    online.account("wes")
+    vic = Person(browser, online, "vic", LAPTOP)
+    wes = Person(browser, online, "wes", PHONE)
+    try:
+        vic.login()
+        wes.login()
+        old = online.game("vic", "wes", clock_limit=300, clock_increment=3, rated=True)
+        for p in (vic, wes):
+            p.game_page(old, taken=True)
+        v, w = vic.page, wes.page
+        vic.play("d4")
+        wait_moves([vic, wes], 1)
+        wes.play("e6", before=["d4"])
+        wait_moves([vic, wes], 2)
+        w.click("#resign")
+        w.click("#confirm-yes")
+        for p in (vic, wes):
+            expect(p.page.locator("#after")).to_be_visible()
+            expect(p.page.locator("#download")).to_contain_text("Analyse")
+        v.click("#rematch")
+        expect(v.locator("#rematch")).to_have_text("Rematch offered")
+        expect(w.locator("#rematch-text")).to_contain_text("vic offers a rematch")
+        assert in_sight(w, "#rematch-offer"), w.locator("#rematch-offer").bounding_box()
+        shot(w, "rematch-offer-phone.png")
+        w.click("#rematch-yes")
+        w.wait_for_url(re.compile(r"/game/(?!" + old + r")\w+$"))
+        v.wait_for_url(w.url)
+        for p in (vic, wes):
+            p.page.wait_for_selector("html[data-ready='1']")
+        expect(v.locator("#game-title")).to_have_text("You play Black against wes")
+        expect(w.locator("#game-title")).to_have_text("You play White against vic")
+        expect(v.locator("#game-info")).to_contain_text("5+3 · Rated")
+        # the old game's "New opponent": the lobby with the same seek filled in
+        vic.go(f"/game/{old}")
+        v.click("#new-opponent")
+        v.wait_for_selector("html[data-ready='1']")
+        assert v.locator("#rated").input_value() == "true"
+        assert v.locator("#variant").input_value() == "9x9"
+        expect(v.locator("#presets .preset[aria-pressed='true']")).to_have_text("5+3")
+    finally:
+        vic.close()
+        wes.close()

@@ -272,6 +272,9 @@ _GAME = """<section class="board-area" aria-label="Board">
 <div class="row offer" id="claim" hidden><span id="claim-text"></span>
 <button type="button" id="claim-victory" class="primary">Claim the win</button>
 <button type="button" id="claim-draw">Call it a draw</button></div>
+<div class="row offer" id="rematch-offer" hidden><span id="rematch-text"></span>
+<button type="button" id="rematch-yes" class="primary">Accept</button>
+<button type="button" id="rematch-no">Decline</button></div>
 </div>
 <div class="row" id="game-controls" hidden>
 <button type="button" id="abort" hidden>Abort</button>
@@ -279,7 +282,12 @@ _GAME = """<section class="board-area" aria-label="Board">
 <button type="button" id="draw">Offer draw</button>
 <button type="button" id="resign">Resign</button></div>
 <div class="row game-over" id="game-over" hidden><strong id="game-over-text"></strong></div>
-<div class="row"><a id="download" class="button" hidden>Download the record</a></div>
+<div class="row after" id="after" hidden>
+<button type="button" id="rematch" class="primary">Rematch</button>
+<a id="new-opponent" class="button" href="/">New opponent</a></div>
+<div class="row"><a id="download" class="button" hidden
+title="The game's record: open it in emergo's analysis board (emergo serve, then Import)">
+Analyse: download the record</a></div>
 </section>
 <section class="panel" aria-labelledby="moves-title"><h2 id="moves-title">Moves</h2>
 <div id="moves" class="moves" role="list"></div><p id="result" class="result"></p></section>

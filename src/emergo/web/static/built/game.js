@@ -8,6 +8,7 @@ import {
   offerOf,
   other,
   otherTurn,
+  rematchFields,
   resultLine,
   resultOf,
   resultWords,
@@ -18,7 +19,7 @@ import {
   title,
   variantName,
   whiteMoves
-} from "./chunk-NZRDPXVT.js";
+} from "./chunk-PSTMN3OK.js";
 import {
   $,
   api,
@@ -1443,6 +1444,9 @@ var GameController = class {
     this.request = 0;
     this.want = null;
     this.prefetching = false;
+    this.rematchSent = null;
+    this.rematchOffer = null;
+    this.events = null;
     this.premoves = /* @__PURE__ */ new Map();
     this.queue = Promise.resolve();
     this.moveList = MoveList($("moves"), { names: () => settings.names, go: (node) => this.gotoNode(node) });
@@ -1528,6 +1532,9 @@ var GameController = class {
     $("offer-no").addEventListener("click", () => this.answerOffer(false));
     $("claim-victory").addEventListener("click", () => this.command({ t: "claim-victory" }, "claim"));
     $("claim-draw").addEventListener("click", () => this.command({ t: "claim-draw" }, "claim"));
+    $("rematch").addEventListener("click", () => this.rematch());
+    $("rematch-yes").addEventListener("click", () => this.answerRematch("accept"));
+    $("rematch-no").addEventListener("click", () => this.answerRematch("decline"));
     document.addEventListener("keydown", (e) => {
       const target = (
         /** @type {HTMLElement} */
@@ -1751,6 +1758,7 @@ var GameController = class {
     download.hidden = !over;
     download.href = `/game/export/${encodeURIComponent(this.id)}`;
     download.download = `emergo-${this.id}.egn`;
+    this.showAfter(over);
     this.chat.over = over;
     this.chat.show();
     this.showClaim();
@@ -1876,6 +1884,104 @@ var GameController = class {
     const offer = this.state && offerOf(this.state);
     if (!offer) return;
     this.command({ t: `${offer.kind}-${yes ? "yes" : "no"}`, v: this.socket.version }, offer.kind);
+  }
+  // --- after the game: rematch, a new opponent (lichess's buttons) --------------------------------
+  /** The buttons after a game, and the player's events once it is over. @param {boolean} over */
+  showAfter(over) {
+    const you = this.you;
+    $("after").hidden = !over || !you;
+    if (!over || !you) return;
+    const opponent = this.full[other(you)];
+    const bot = !!(opponent && opponent.title === "BOT");
+    buttonEl("rematch").hidden = !opponent || opponent.name === "(deleted)" || bot;
+    buttonEl("rematch").disabled = !!this.rematchSent;
+    buttonEl("rematch").textContent = this.rematchSent ? "Rematch offered" : "Rematch";
+    const fields = rematchFields(this.full, you);
+    const prefill = new URLSearchParams({ variant: String(fields.variant), rated: String(fields.rated) });
+    if (fields["clock.limit"] !== void 0) {
+      prefill.set("minutes", String(Number(fields["clock.limit"]) / 60));
+      prefill.set("increment", String(fields["clock.increment"]));
+    } else if (fields.days !== void 0) prefill.set("days", String(fields.days));
+    else prefill.set("speed", "unlimited");
+    $("new-opponent").href = `/?${prefill}`;
+    if (!this.events) this.listen();
+  }
+  /** The player's challenges and game starts (the lobby's socket): a rematch offered, accepted. */
+  listen() {
+    this.events = new Socket(socketPath("/ws/online/lobby", this.data), {
+      reconnect: true,
+      onMessage: (msg) => {
+        if (msg.t === "event") this.playerEvent(msg.event || {});
+      }
+    });
+    this.findRematch();
+  }
+  /** A rematch the opponent offered before the page was opened. */
+  async findRematch() {
+    try {
+      const mine = await api("/api/challenge");
+      for (const c of mine.in || []) this.playerEvent({ type: "challenge", challenge: c });
+    } catch {
+    }
+  }
+  /** Is this challenge a rematch between this game's players? @param {any} c */
+  isRematch(c) {
+    const you = (
+      /** @type {Color} */
+      this.you
+    );
+    const opponent = this.full[other(you)];
+    const names = [c.challenger && c.challenger.name, c.destUser && c.destUser.name].map((n) => String(n || "").toLowerCase());
+    return !!opponent && names.includes(String(opponent.name).toLowerCase()) && names.includes(this.data.me.toLowerCase());
+  }
+  /** @param {any} event */
+  playerEvent(event) {
+    const c = event.challenge;
+    if (event.type === "gameStart" && event.game && event.game.gameId && event.game.gameId !== this.id && (this.rematchSent || this.rematchOffer)) {
+      location.assign(`/game/${encodeURIComponent(event.game.gameId)}`);
+    } else if (event.type === "challenge" && c && this.isRematch(c) && c.challenger.name.toLowerCase() !== this.data.me.toLowerCase()) {
+      this.rematchOffer = c;
+      $("rematch-text").textContent = `${c.challenger.name} offers a rematch (you play ${c.color === "random" ? "either colour" : title(other(c.color))})`;
+      $("rematch-offer").hidden = false;
+    } else if ((event.type === "challengeCanceled" || event.type === "challengeDeclined") && c) {
+      if (this.rematchOffer && c.id === this.rematchOffer.id) {
+        this.rematchOffer = null;
+        $("rematch-offer").hidden = true;
+        say(`${c.challenger.name} took the rematch offer back`, false);
+      } else if (c.id === this.rematchSent) {
+        this.rematchSent = null;
+        say(`${c.destUser ? c.destUser.name : "your opponent"} declined the rematch${c.declineReason ? `: ${c.declineReason}` : ""}`, false);
+        this.showAfter(true);
+      }
+    }
+  }
+  /** Offer the same game with the colours swapped (lichess's rematch). */
+  async rematch() {
+    const you = this.you;
+    if (!you) return;
+    if (this.rematchOffer) return this.answerRematch("accept");
+    try {
+      const opponent = this.full[other(you)].name;
+      const c = await api(`/api/challenge/${encodeURIComponent(opponent)}`, rematchFields(this.full, you));
+      this.rematchSent = c.id;
+      say(`rematch offered to ${opponent}`, false);
+      this.showAfter(true);
+    } catch (e) {
+      say(errorText(e));
+    }
+  }
+  /** @param {"accept"|"decline"} action */
+  async answerRematch(action) {
+    const c = this.rematchOffer;
+    if (!c) return;
+    try {
+      const answer2 = await api(`/api/challenge/${encodeURIComponent(c.id)}/${action}`, {});
+      $("rematch-offer").hidden = true;
+      this.rematchOffer = null;
+      if (action === "accept" && answer2.gameId) location.assign(`/game/${encodeURIComponent(answer2.gameId)}`);
+    } catch (e) {
+      say(errorText(e));
+    }
   }
   ping() {
     if (this.pingAt || !this.socket.connected) return;

@@ -34,7 +34,7 @@ import {ask, dismiss, initConfirm} from "./confirm.js";
 import {playSound} from "./sound.js";
 import {initOnline, pageData, personEl, socketPath} from "./online.js";
 import {Chat} from "./chat.js";
-import {clockOf, movesOf, offerOf, other, resultLine, resultOf, resultWords, ruleOf, sharedPlies, timeControlText, variantName} from "./online-terms.js";
+import {clockOf, movesOf, offerOf, other, rematchFields, resultLine, resultOf, resultWords, ruleOf, sharedPlies, timeControlText, variantName} from "./online-terms.js";
 
 const PING_MS = 4000;
 
@@ -83,6 +83,12 @@ class GameController {
     /** The ply asked for while its position is on its way (presses add up at once), or null. @type {number|null} */
     this.want = null;
     this.prefetching = false;
+    /** After the game: the rematch I offered (a challenge id), the one offered to me. @type {string|null} */
+    this.rematchSent = null;
+    /** @type {any} */
+    this.rematchOffer = null;
+    /** The player's events (challenges, game starts), opened when the game is over. @type {Socket|null} */
+    this.events = null;
     /** @type {Map<string, MoveInfo[]>} */
     this.premoves = new Map();
     /** Messages are handled one after the other (a state may wait for its position). @type {Promise<void>} */
@@ -170,6 +176,9 @@ class GameController {
     $("offer-no").addEventListener("click", () => this.answerOffer(false));
     $("claim-victory").addEventListener("click", () => this.command({t: "claim-victory"}, "claim"));
     $("claim-draw").addEventListener("click", () => this.command({t: "claim-draw"}, "claim"));
+    $("rematch").addEventListener("click", () => this.rematch());
+    $("rematch-yes").addEventListener("click", () => this.answerRematch("accept"));
+    $("rematch-no").addEventListener("click", () => this.answerRematch("decline"));
     document.addEventListener("keydown", (e) => {
       const target = /** @type {HTMLElement} */ (e.target);
       if (target.closest("input, textarea, select") || e.ctrlKey || e.metaKey || e.altKey) return;
@@ -395,6 +404,7 @@ class GameController {
     download.hidden = !over;
     download.href = `/game/export/${encodeURIComponent(this.id)}`;
     download.download = `emergo-${this.id}.egn`;
+    this.showAfter(over);
     this.chat.over = over;
     this.chat.show();
     this.showClaim();
@@ -533,6 +543,110 @@ class GameController {
     const offer = this.state && offerOf(this.state);
     if (!offer) return;
     this.command({t: `${offer.kind}-${yes ? "yes" : "no"}`, v: this.socket.version}, offer.kind);
+  }
+
+  // --- after the game: rematch, a new opponent (lichess's buttons) --------------------------------
+
+  /** The buttons after a game, and the player's events once it is over. @param {boolean} over */
+  showAfter(over) {
+    const you = this.you;
+    $("after").hidden = !over || !you;
+    if (!over || !you) return;
+    const opponent = this.full[other(you)];
+    const bot = !!(opponent && opponent.title === "BOT");
+    buttonEl("rematch").hidden = !opponent || opponent.name === "(deleted)" || bot;
+    buttonEl("rematch").disabled = !!this.rematchSent;
+    buttonEl("rematch").textContent = this.rematchSent ? "Rematch offered" : "Rematch";
+    const fields = rematchFields(this.full, you);
+    const prefill = new URLSearchParams({variant: String(fields.variant), rated: String(fields.rated)});
+    if (fields["clock.limit"] !== undefined) {
+      prefill.set("minutes", String(Number(fields["clock.limit"]) / 60));
+      prefill.set("increment", String(fields["clock.increment"]));
+    } else if (fields.days !== undefined) prefill.set("days", String(fields.days));
+    else prefill.set("speed", "unlimited");
+    /** @type {HTMLAnchorElement} */ ($("new-opponent")).href = `/?${prefill}`;
+    if (!this.events) this.listen();
+  }
+
+  /** The player's challenges and game starts (the lobby's socket): a rematch offered, accepted. */
+  listen() {
+    this.events = new Socket(socketPath("/ws/online/lobby", this.data), {
+      reconnect: true,
+      onMessage: (msg) => {
+        if (msg.t === "event") this.playerEvent(msg.event || {});
+      },
+    });
+    this.findRematch();
+  }
+
+  /** A rematch the opponent offered before the page was opened. */
+  async findRematch() {
+    try {
+      const mine = await api("/api/challenge");
+      for (const c of mine.in || []) this.playerEvent({type: "challenge", challenge: c});
+    } catch {
+      // the event comes if it is offered later
+    }
+  }
+
+  /** Is this challenge a rematch between this game's players? @param {any} c */
+  isRematch(c) {
+    const you = /** @type {Color} */ (this.you);
+    const opponent = this.full[other(you)];
+    const names = [c.challenger && c.challenger.name, c.destUser && c.destUser.name].map((n) => String(n || "").toLowerCase());
+    return !!opponent && names.includes(String(opponent.name).toLowerCase()) && names.includes(this.data.me.toLowerCase());
+  }
+
+  /** @param {any} event */
+  playerEvent(event) {
+    const c = event.challenge;
+    if (event.type === "gameStart" && event.game && event.game.gameId && event.game.gameId !== this.id && (this.rematchSent || this.rematchOffer)) {
+      location.assign(`/game/${encodeURIComponent(event.game.gameId)}`);
+    } else if (event.type === "challenge" && c && this.isRematch(c) && c.challenger.name.toLowerCase() !== this.data.me.toLowerCase()) {
+      this.rematchOffer = c;
+      $("rematch-text").textContent = `${c.challenger.name} offers a rematch (you play ${c.color === "random" ? "either colour" : title(other(c.color))})`;
+      $("rematch-offer").hidden = false;
+    } else if ((event.type === "challengeCanceled" || event.type === "challengeDeclined") && c) {
+      if (this.rematchOffer && c.id === this.rematchOffer.id) {
+        this.rematchOffer = null;
+        $("rematch-offer").hidden = true;
+        say(`${c.challenger.name} took the rematch offer back`, false);
+      } else if (c.id === this.rematchSent) {
+        this.rematchSent = null;
+        say(`${c.destUser ? c.destUser.name : "your opponent"} declined the rematch${c.declineReason ? `: ${c.declineReason}` : ""}`, false);
+        this.showAfter(true);
+      }
+    }
+  }
+
+  /** Offer the same game with the colours swapped (lichess's rematch). */
+  async rematch() {
+    const you = this.you;
+    if (!you) return;
+    if (this.rematchOffer) return this.answerRematch("accept"); // both asked: it is on
+    try {
+      const opponent = this.full[other(you)].name;
+      const c = await api(`/api/challenge/${encodeURIComponent(opponent)}`, rematchFields(this.full, you));
+      this.rematchSent = c.id;
+      say(`rematch offered to ${opponent}`, false);
+      this.showAfter(true);
+    } catch (e) {
+      say(errorText(e));
+    }
+  }
+
+  /** @param {"accept"|"decline"} action */
+  async answerRematch(action) {
+    const c = this.rematchOffer;
+    if (!c) return;
+    try {
+      const answer = await api(`/api/challenge/${encodeURIComponent(c.id)}/${action}`, {});
+      $("rematch-offer").hidden = true;
+      this.rematchOffer = null;
+      if (action === "accept" && answer.gameId) location.assign(`/game/${encodeURIComponent(answer.gameId)}`);
+    } catch (e) {
+      say(errorText(e));
+    }
   }
 
   ping() {

@@ -141,3 +141,20 @@ export function offerOf(state) {
 
 /** The other colour. @param {Color} c @returns {Color} */
 export const other = (c) => (c === "white" ? "black" : "white");
+
+/**
+ * The challenge of a rematch (lichess's): the same variant, time control and mode, the colours
+ * swapped (`you` played White: you now play Black).
+ * @param {{variant: {key: string}, rated: boolean, clock: {initial: number, increment: number}|null, daysPerTurn?: number}} full
+ * @param {Color} you
+ * @returns {Record<string, string|number|boolean>}
+ */
+export function rematchFields(full, you) {
+  /** @type {Record<string, string|number|boolean>} */
+  const out = {variant: full.variant.key, rated: !!full.rated, color: other(you)};
+  if (full.clock) {
+    out["clock.limit"] = Math.round(full.clock.initial / 1000);
+    out["clock.increment"] = Math.round(full.clock.increment / 1000);
+  } else if (full.daysPerTurn) out.days = full.daysPerTurn;
+  return out;
+}

@@ -214,6 +214,14 @@ function offerOf(state) {
   return null;
 }
 var other = (c) => c === "white" ? "black" : "white";
+function rematchFields(full, you) {
+  const out = { variant: full.variant.key, rated: !!full.rated, color: other(you) };
+  if (full.clock) {
+    out["clock.limit"] = Math.round(full.clock.initial / 1e3);
+    out["clock.increment"] = Math.round(full.clock.increment / 1e3);
+  } else if (full.daysPerTurn) out.days = full.daysPerTurn;
+  return out;
+}
 
 export {
   Socket,
@@ -234,5 +242,6 @@ export {
   resultLine,
   clockOf,
   offerOf,
-  other
+  other,
+  rematchFields
 };
