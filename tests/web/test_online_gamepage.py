@@ -352,3 +352,33 @@ def test_rematch_new_opponent_and_analyse_after_a_game(browser: Any, online: Onl
     finally:
         vic.close()
         wes.close()
+
+
+def test_a_move_made_while_disconnected_is_sent_on_reconnection(
+    browser: Any, online: Online
+) -> None:
+    """Item 15: the server goes away; the player's move is kept (and said so) and played once
+    the page is connected again, never dropped silently."""
+    online.account("xena")
+    online.account("yan")
+    xena = Person(browser, online, "xena", LAPTOP)
+    yan = Person(browser, online, "yan", LAPTOP)
+    try:
+        xena.login()
+        yan.login()
+        game_id = online.game("xena", "yan", days=3)
+        for p in (xena, yan):
+            p.game_page(game_id, taken=True)
+        x = xena.page
+        x.wait_for_selector("#board .dest")
+        online.stop()
+        expect(x.locator("#message")).to_contain_text("reconnecting", timeout=10000)
+        x.mouse.click(*centre(x.locator("#board .cells [data-square='d4']")))
+        expect(x.locator("#message")).to_contain_text("your move d4 is sent once the connection")
+        online.start()
+        wait_moves([xena, yan], 1)
+        expect(x.locator("#message")).to_have_text("", timeout=10000)
+        assert online.live.rounds.get(game_id).state.moves[:1] == ("d4",)
+    finally:
+        xena.close()
+        yan.close()

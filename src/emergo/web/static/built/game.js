@@ -1436,6 +1436,7 @@ var GameController = class {
     this.claimAt = null;
     this.gone = false;
     this.pending = false;
+    this.unsure = null;
     this.commandId = 0;
     this.sent = 0;
     this.commands = /* @__PURE__ */ new Map();
@@ -1495,7 +1496,7 @@ var GameController = class {
         this.queue = this.queue.then(() => this.message(msg, at)).catch((e) => say(errorText(e)));
       },
       onStatus: (status) => {
-        if (status === "lost") say("connection lost: reconnecting ...", false);
+        if (status === "lost" && !(this.unsure && !this.unsure.sent)) say("connection lost: reconnecting ...", false);
         else if (status === "open" && $("message").textContent.startsWith("connection lost")) say("");
         else if (status === "closed") say("this game is not on the server");
       }
@@ -1574,6 +1575,7 @@ var GameController = class {
         this.claimAt = msg.gone && typeof msg.claimInSeconds === "number" ? at + msg.claimInSeconds * 1e3 : null;
         return this.showClaim();
       case "ack":
+        if (this.commands.get(msg.id) === "move") this.unsure = null;
         this.commands.delete(msg.id);
         return;
       case "error":
@@ -1601,6 +1603,27 @@ var GameController = class {
     const over = !!resultOf(this.full.state);
     this.chat.reset({ player: !!this.you, signedIn: !!this.data.me, over, playerChat: !!msg.playerChat, lines: msg.chat || [] });
     await this.update(this.full.state, at, first);
+    this.resend();
+  }
+  /** After a (re)connection: send the move the server may not have, or say why it is dropped. */
+  resend() {
+    const move = this.unsure;
+    if (!move || !this.state) return;
+    if (this.moves.length > move.ply && this.moves[move.ply] === move.text) {
+      this.unsure = null;
+      if ($("message").textContent.includes("once the connection is back")) say("");
+      return;
+    }
+    this.unsure = null;
+    if (this.moves.length === move.ply && this.mine()) {
+      const info = this.positions[move.ply]?.moves?.find((m) => m.text === move.text);
+      if (info) {
+        if ($("message").textContent.includes("once the connection is back")) say("");
+        this.sendMove(info);
+        return;
+      }
+    }
+    say(`your move ${move.text} was not played: the game went on without it`);
   }
   /** A round's event: what the state alone does not say. @param {any} event */
   event(event) {
@@ -1613,6 +1636,7 @@ var GameController = class {
   refused(msg) {
     const what = this.commands.get(msg.id);
     this.commands.delete(msg.id);
+    if (what === "move") this.unsure = null;
     say(msg.error || "refused");
     if (what === "move") {
       this.pending = false;
@@ -1864,7 +1888,16 @@ var GameController = class {
   /** @param {MoveInfo} move */
   sendMove(move) {
     if (!this.mine()) return;
+    const ply = this.moves.length;
+    if (!this.socket.connected) {
+      this.unsure = { text: move.text, ply, sent: false };
+      this.pending = true;
+      this.board.set({ movable: null });
+      say(`not connected: your move ${this.moveText(move)} is sent once the connection is back`, false);
+      return;
+    }
     if (this.command({ t: "move", move: move.text, v: this.socket.version, lag: Math.round(this.lag * 1e3) / 1e3 }, "move")) {
+      this.unsure = { text: move.text, ply, sent: true };
       this.pending = true;
       document.documentElement.dataset.sent = String(++this.sent);
       this.board.set({ movable: null });

@@ -73,6 +73,13 @@ class GameController {
     this.gone = false;
     /** A move sent and not yet answered: the board takes no other. */
     this.pending = false;
+    /**
+     * The player's move not known to have reached the server: made while the connection was
+     * down (queued), or sent just before it went (no answer). After a reconnection the whole
+     * state says: played, or to send again while it is still the player's turn at that ply.
+     * @type {{text: string, ply: number, sent: boolean}|null}
+     */
+    this.unsure = null;
     this.commandId = 0;
     this.sent = 0;
     /** @type {Map<number, string>} */
@@ -136,7 +143,7 @@ class GameController {
         this.queue = this.queue.then(() => this.message(msg, at)).catch((e) => say(errorText(e)));
       },
       onStatus: (status) => {
-        if (status === "lost") say("connection lost: reconnecting ...", false);
+        if (status === "lost" && !(this.unsure && !this.unsure.sent)) say("connection lost: reconnecting ...", false);
         else if (status === "open" && $("message").textContent.startsWith("connection lost")) say("");
         else if (status === "closed") say("this game is not on the server");
       },
@@ -217,6 +224,7 @@ class GameController {
         this.claimAt = msg.gone && typeof msg.claimInSeconds === "number" ? at + msg.claimInSeconds * 1000 : null;
         return this.showClaim();
       case "ack":
+        if (this.commands.get(msg.id) === "move") this.unsure = null;
         this.commands.delete(msg.id);
         return;
       case "error":
@@ -246,6 +254,28 @@ class GameController {
     const over = !!resultOf(this.full.state);
     this.chat.reset({player: !!this.you, signedIn: !!this.data.me, over, playerChat: !!msg.playerChat, lines: msg.chat || []});
     await this.update(this.full.state, at, first);
+    this.resend();
+  }
+
+  /** After a (re)connection: send the move the server may not have, or say why it is dropped. */
+  resend() {
+    const move = this.unsure;
+    if (!move || !this.state) return;
+    if (this.moves.length > move.ply && this.moves[move.ply] === move.text) {
+      this.unsure = null; // it arrived before the connection went
+      if ($("message").textContent.includes("once the connection is back")) say("");
+      return;
+    }
+    this.unsure = null;
+    if (this.moves.length === move.ply && this.mine()) {
+      const info = this.positions[move.ply]?.moves?.find((/** @type {MoveInfo} */ m) => m.text === move.text);
+      if (info) {
+        if ($("message").textContent.includes("once the connection is back")) say("");
+        this.sendMove(info);
+        return;
+      }
+    }
+    say(`your move ${move.text} was not played: the game went on without it`);
   }
 
   /** A round's event: what the state alone does not say. @param {any} event */
@@ -260,6 +290,7 @@ class GameController {
   refused(msg) {
     const what = this.commands.get(msg.id);
     this.commands.delete(msg.id);
+    if (what === "move") this.unsure = null;
     say(msg.error || "refused");
     if (what === "move") {
       this.pending = false;
@@ -521,7 +552,17 @@ class GameController {
   /** @param {MoveInfo} move */
   sendMove(move) {
     if (!this.mine()) return;
+    const ply = this.moves.length;
+    if (!this.socket.connected) {
+      // lichess keeps it: sent the moment the connection is back (if the game is still there)
+      this.unsure = {text: move.text, ply, sent: false};
+      this.pending = true;
+      this.board.set({movable: null});
+      say(`not connected: your move ${this.moveText(move)} is sent once the connection is back`, false);
+      return;
+    }
     if (this.command({t: "move", move: move.text, v: this.socket.version, lag: Math.round(this.lag * 1000) / 1000}, "move")) {
+      this.unsure = {text: move.text, ply, sent: true};
       this.pending = true;
       document.documentElement.dataset.sent = String(++this.sent); // moves sent, for the tests
       this.board.set({movable: null});
