@@ -231,8 +231,10 @@ def test_the_conditional_moves_box_keeps_every_line(browser: Any, online: Online
         rae.close()
 
 
-def settle(online: Online, name: str, rating: float, perf: str = "9x9-live") -> None:
-    """A settled rating (deviation 60, 40 games) for ``name``."""
+def settle(
+    online: Online, name: str, rating: float, perf: str = "9x9-live", rd: float = 60.0
+) -> None:
+    """A settled rating (deviation 60, 40 games) for ``name`` (or with deviation ``rd``)."""
     import time
 
     from sqlalchemy import insert
@@ -246,9 +248,9 @@ def settle(online: Online, name: str, rating: float, perf: str = "9x9-live") -> 
                 user_id=user.id,
                 perf=perf,
                 rating=rating,
-                rd=60.0,
+                rd=rd,
                 volatility=0.06,
-                games=40,
+                games=40 if rd < 110 else 3,
                 latest=time.time(),
             )
         )
@@ -382,3 +384,32 @@ def test_a_move_made_while_disconnected_is_sent_on_reconnection(
     finally:
         xena.close()
         yan.close()
+
+
+def test_a_profile_says_member_since_games_and_last_seen_and_the_leaderboard_why(
+    browser: Any, online: Online
+) -> None:
+    """Items 21, 23: a profile's facts under the name; a leaderboard says why a player with a
+    provisional rating is not on it (and how many wait), at a phone's width."""
+    online.account("zoe")
+    settle(online, "zoe", 1650.0, perf="hex-correspondence", rd=200.0)
+    zoe = Person(browser, online, "zoe", PHONE)
+    try:
+        zoe.login()
+        page = zoe.page
+        page.goto(f"{online.url}/@/zoe")
+        facts = page.locator("p.facts")
+        expect(facts).to_contain_text("Member since 20")
+        expect(facts).to_contain_text("0 games")
+        expect(facts).to_contain_text("last seen just now")
+        page.goto(f"{online.url}/leaderboard/hex-correspondence")
+        expect(page.locator("main .note")).to_contain_text("provisional")
+        expect(page.locator("main .empty")).to_contain_text(
+            "1 player has a provisional rating here so far"
+        )
+        assert overflow(page) <= 0
+        page.goto(f"{online.url}/leaderboard")
+        expect(page.locator("main .note").first).to_contain_text("settled")
+        shot(page, "leaderboards-phone.png")
+    finally:
+        zoe.close()

@@ -251,3 +251,18 @@ class Ratings:
                     break
                 offset += page
         return leaders[:limit]
+
+    def provisional_count(self, key: str, now: float) -> int:
+        """How many active players of one rating are left off its leaderboard as provisional
+        (they have played, their deviation is still 110 or more): the page says why."""
+        parse_perf_key(key)
+        with self.db.read() as c:
+            rows = c.execute(
+                select(m.perfs)
+                .join(m.users, m.users.c.id == m.perfs.c.user_id)
+                .where(m.perfs.c.perf == key)
+                .where(m.perfs.c.games > 0)
+                .where(m.users.c.deleted.is_(False))
+                .where(m.users.c.disabled.is_(False))
+            ).all()
+        return sum(1 for row in rows if _perf(row).at(now).provisional)

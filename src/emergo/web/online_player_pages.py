@@ -161,18 +161,47 @@ async def profile(request: Request) -> Response:
     found = await asyncio.to_thread(site.archive.user, name)
     if found is None:
         return _page("No such player", "", actor, 404)
-    user_id, name, _created, bot = found
+    user_id, name, created, bot = found
     try:
         q = query_of({**request.query_params, "player": name})
     except ArchiveError as err:
         q, message = Query(player=name), str(err)
     else:
         message = ""
-    body = await asyncio.to_thread(_profile_body, site, user_id, name, q, message)
+    body = await asyncio.to_thread(_profile_body, site, user_id, name, q, message, created)
     return _page(name + (" (BOT)" if bot else ""), body, actor)
 
 
-def _profile_body(site: Site, user_id: int, name: str, q: Query, message: str) -> str:
+def _ago(seconds: float) -> str:
+    """A time since, in words: ``just now``, ``5 minutes ago``, ``3 days ago``."""
+    for unit, size in (("year", 365 * 86400), ("month", 30 * 86400), ("day", 86400)):
+        if seconds >= size:
+            n = int(seconds // size)
+            return f"{n} {unit}{'s' if n > 1 else ''} ago"
+    for unit, size in (("hour", 3600), ("minute", 60)):
+        if seconds >= size:
+            n = int(seconds // size)
+            return f"{n} {unit}{'s' if n > 1 else ''} ago"
+    return "just now"
+
+
+def _profile_facts(site: Site, user_id: int, created: float, t: float) -> str:
+    """lichess's line under a name: member since, games played, last seen."""
+    counts = site.archive.counts(user_id)
+    seen = site.archive.last_seen(user_id)
+    since = _iso(created)[:10]
+    games = f"{counts['all']} game{'s' if counts['all'] != 1 else ''}"
+    if counts["rated"]:
+        games += f" ({counts['rated']} rated)"
+    last = f" · last seen {_ago(max(0.0, t - seen))}" if seen is not None else ""
+    return (
+        f'<p class="facts">Member since <time datetime="{since}">{since}</time> · {games}{last}</p>'
+    )
+
+
+def _profile_body(
+    site: Site, user_id: int, name: str, q: Query, message: str, created: float = 0.0
+) -> str:
     t = now()
     perfs = site.ratings.perfs(user_id)
     history = site.ratings.history(user_id)
@@ -195,7 +224,7 @@ def _profile_body(site: Site, user_id: int, name: str, q: Query, message: str) -
         f"<td>{r['loss']}</td></tr>"
         for side, r in results.items()
     )
-    body = (
+    body = _profile_facts(site, user_id, created, t) + (
         f'<section class="ratings"><h2>Ratings</h2><table><tr><th>Rating</th><th></th>'
         f"<th>Deviation</th><th>Games</th></tr>{rows}</table>"
         '<p class="note">A rating with ? is provisional (deviation 110 or more).</p>'
@@ -251,9 +280,23 @@ def _profile_body(site: Site, user_id: int, name: str, q: Query, message: str) -
 # --- leaderboards ---------------------------------------------------------------------------------
 
 
-def _leaders_table(leaders: list[Any]) -> str:
+LEADERS_NOTE = (
+    '<p class="note">A player is listed once their rating is settled: a new rating is '
+    "provisional (shown 1500?) while its deviation is 110 or more, which takes a number of "
+    "rated games, and it becomes provisional again after a long time away.</p>"
+)
+
+
+def _leaders_table(leaders: list[Any], provisional: int = 0) -> str:
     if not leaders:
-        return "<p>No one yet: a rating counts once it is no longer provisional.</p>"
+        waiting = (
+            f" {provisional} player{'s have' if provisional != 1 else ' has'} a provisional "
+            "rating here so far."
+            if provisional
+            else ""
+        )
+        return f'<p class="empty">No one yet: a rating counts once it is settled.{waiting}</p>'
+
     rows = "".join(
         f"<tr><td>{i}</td><td>{_player(x.name)}</td><td>{x.rating}</td><td>{x.games}</td></tr>"
         for i, x in enumerate(leaders, 1)
@@ -269,11 +312,12 @@ async def leaderboards(request: Request) -> Response:
     body = ""
     for key in PERF_KEYS:
         leaders = await asyncio.to_thread(site.ratings.leaderboard, key, t, 10)
+        waiting = 0 if leaders else await asyncio.to_thread(site.ratings.provisional_count, key, t)
         body += (
             f'<section><h2><a href="/leaderboard/{e(key)}">{e(_label(key))}</a></h2>'
-            f"{_leaders_table(leaders)}</section>"
+            f"{_leaders_table(leaders, waiting)}</section>"
         )
-    return _page("Leaderboards", body, actor)
+    return _page("Leaderboards", LEADERS_NOTE + body, actor)
 
 
 async def leaderboard(request: Request) -> Response:
@@ -283,8 +327,12 @@ async def leaderboard(request: Request) -> Response:
     key = request.path_params["perf"]
     if key not in PERF_KEYS:
         return _page("No such leaderboard", "", actor, 404)
-    leaders = await asyncio.to_thread(site.ratings.leaderboard, key, now(), 100)
-    return _page(f"Leaderboard: {_label(key)}", _leaders_table(leaders), actor)
+    t = now()
+    leaders = await asyncio.to_thread(site.ratings.leaderboard, key, t, 100)
+    waiting = 0 if leaders else await asyncio.to_thread(site.ratings.provisional_count, key, t)
+    return _page(
+        f"Leaderboard: {_label(key)}", LEADERS_NOTE + _leaders_table(leaders, waiting), actor
+    )
 
 
 # --- the archive ----------------------------------------------------------------------------------
