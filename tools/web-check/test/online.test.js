@@ -4,7 +4,7 @@ import {test} from "node:test";
 import assert from "node:assert/strict";
 import {versionCheck} from "../../../src/emergo/web/static/page/socket.js";
 import {clockText} from "../../../src/emergo/web/static/page/format.js";
-import {clockOf, minutes, movesOf, offerOf, resultLine, resultOf, resultWords, ruleOf, sharedPlies, termsFields, timeControlText, UNLIMITED_MS} from "../../../src/emergo/web/static/page/online-terms.js";
+import {clockOf, minutes, movesOf, offerOf, rematchFields, resultLine, resultOf, resultWords, ruleOf, sharedPlies, termsFields, timeControlText, UNLIMITED_MS} from "../../../src/emergo/web/static/page/online-terms.js";
 
 const isFull = (/** @type {any} */ m) => m.t === "full";
 const versionOf = (/** @type {any} */ m) => (m.t === "full" || m.t === "v" ? m.v : undefined);
@@ -82,4 +82,12 @@ test("clocks from a state: seconds, the running side, none without a clock", () 
   assert.equal(days && days.control, "3 days a move");
   assert.equal(clockText(2 * 86400 + 3600 + 5), "2d 1h"); // a correspondence clock
   assert.equal(clockText(86399), "23:59:59");
+});
+
+test("a rematch: the same terms, the colours swapped (lichess's)", () => {
+  const live = {variant: {key: "7x7"}, rated: true, clock: {initial: 300000, increment: 3000}};
+  assert.deepEqual(rematchFields(live, "white"), {variant: "7x7", rated: true, color: "black", "clock.limit": 300, "clock.increment": 3});
+  const corr = {variant: {key: "hex"}, rated: false, clock: null, daysPerTurn: 3};
+  assert.deepEqual(rematchFields(corr, "black"), {variant: "hex", rated: false, color: "white", days: 3});
+  assert.deepEqual(rematchFields({variant: {key: "9x9"}, rated: false, clock: null}, "white"), {variant: "9x9", rated: false, color: "black"});
 });
