@@ -119,6 +119,7 @@ def centre(locator: Any, timeout: float = 5.0) -> tuple[float, float]:
 @pytest.fixture
 def app_client(tmp_path: Path) -> Iterator[tuple[Any, Store]]:
     """The app in process on a fresh store: (a TestClient, the store), for API tests."""
+    pytest.importorskip("httpx2", reason="the web test extra (httpx2) is not installed")
     from starlette.testclient import TestClient  # needs httpx2: the extra webtest
 
     store = Store.open(f"sqlite:///{tmp_path / 'db.sqlite3'}")
