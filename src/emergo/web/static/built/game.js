@@ -19,7 +19,7 @@ import {
   title,
   variantName,
   whiteMoves
-} from "./chunk-PSTMN3OK.js";
+} from "./chunk-WTNFBPOJ.js";
 import {
   $,
   api,

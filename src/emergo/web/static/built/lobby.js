@@ -6,7 +6,7 @@ import {
   timeControlText,
   title,
   variantName
-} from "./chunk-PSTMN3OK.js";
+} from "./chunk-WTNFBPOJ.js";
 import {
   $,
   api,

@@ -36,7 +36,7 @@ import {
   statusText,
   title,
   wireSetup
-} from "./chunk-B7DJ2Y3P.js";
+} from "./chunk-EWDZAAPP.js";
 
 // ../../src/emergo/web/static/page/review.js
 function progress(text, done, total) {
@@ -802,7 +802,7 @@ function mount(page, make) {
   return controller;
 }
 var play = null;
-var playModule = () => play = play || import("./play-DKKPKOXP.js");
+var playModule = () => play = play || import("./play-YL3MOO3Z.js");
 async function analysis(what) {
   const c = (
     /** @type {AnalysisController} */

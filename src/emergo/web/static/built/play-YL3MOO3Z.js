@@ -29,7 +29,7 @@ import {
   settings,
   statusText,
   title
-} from "./chunk-B7DJ2Y3P.js";
+} from "./chunk-EWDZAAPP.js";
 
 // ../../src/emergo/web/static/page/play.js
 var PlayController = class {
