@@ -137,32 +137,21 @@ def _perf_key(variant: str, speed: str) -> str:
     return key if key in PERF_KEYS else ""
 
 
-def _rating_of(site: Site, name: str, key: str, now: float) -> dict[str, Any] | None:
-    if not key or name == DELETED_NAME:
-        return None
-    user = site.users.by_name(name)
-    if user is None:
-        return None
-    shown = site.ratings.perfs(user.id)[key].to_json(now)
-    return {"rating": shown["rating"], "provisional": bool(shown["prov"])}
-
-
 def add_challenge_ratings(site: Site, challenges: list[dict[str, Any]], now: float) -> None:
     """Put each player's rating for the challenge's game (``rating``, ``provisional``) into
     the challenger and the destination user of challenge JSONs, as lichess's lobby shows them.
-    Runs in a worker thread (a read per player)."""
-    known: dict[tuple[str, str], dict[str, Any] | None] = {}
-    for c in challenges:
-        key = _perf_key(c["variant"]["key"], c["speed"])
-        for side in ("challenger", "destUser"):
-            user = c.get(side)
-            if not user:
-                continue
-            at = (user["name"].lower(), key)
-            if at not in known:
-                known[at] = _rating_of(site, user["name"], key, now)
-            if known[at] is not None:
-                user.update(known[at])
+    Runs in a worker thread (two reads for the whole list)."""
+    users = [
+        (c[side], _perf_key(c["variant"]["key"], c["speed"]))
+        for c in challenges
+        for side in ("challenger", "destUser")
+        if c.get(side)
+    ]
+    shown = site.ratings.shown(((user["name"], key) for user, key in users), now)
+    for user, key in users:
+        found = shown.get((user["name"].lower(), key))
+        if found is not None and user["name"] != DELETED_NAME:
+            user.update(rating=found[0], provisional=found[1])
 
 
 def add_game_ratings(site: Site, full: dict[str, Any], game: GameView, now: float) -> None:
@@ -178,7 +167,9 @@ def add_game_ratings(site: Site, full: dict[str, Any], game: GameView, now: floa
             full[side].update(rating=rating, provisional=False, ratingDiff=diff)
         return
     key = _perf_key(game.variant, game.speed)
-    for side, name in (("white", game.seats.white), ("black", game.seats.black)):
-        shown = _rating_of(site, name, key, now)
-        if shown is not None:
-            full[side].update(shown)
+    names = (("white", game.seats.white), ("black", game.seats.black))
+    shown = site.ratings.shown(((name, key) for _, name in names), now)
+    for side, name in names:
+        found = shown.get((name.lower(), key))
+        if found is not None and name != DELETED_NAME:
+            full[side].update(rating=found[0], provisional=found[1])
