@@ -182,7 +182,8 @@ def test_premove_message_offers_in_sight_and_a_replay_that_loses_no_press(
         # five presses at once: five plies back, and no request to the server
         a.keyboard.press("ArrowLeft")
         expect(a.locator("#moves button.current")).to_have_text(line[-2])
-        a.wait_for_timeout(1500)  # the earlier positions come in the background
+        # the earlier positions come in the background
+        expect(a.locator("html")).to_have_attribute("data-positions", str(len(line) + 1))
         asked: list[str] = []
         a.on("request", lambda r: asked.append(r.url) if "/api/position" in r.url else None)
         for _ in range(4):

@@ -1860,6 +1860,7 @@ var GameController = class {
         this.positions[ply] = data;
         if (this.tree.nodes[ply] && !this.tree.nodes[ply].data) this.tree.nodes[ply].data = data;
       }
+      if (this.positions.filter(Boolean).length === this.moves.length + 1) document.documentElement.dataset.positions = String(this.moves.length + 1);
     } catch {
     } finally {
       this.prefetching = false;
