@@ -49,9 +49,20 @@ def test_every_online_page_fits_a_phone_signed_in_and_out(browser: Any, online: 
     online.challenge("opponent_name_xx", "maximilian_long20", variant="7x7", clock_limit=600)
     users = online.live.users
     link = online.live.challenges.create(users.by_name("opponent_name_xx"), Terms(), kind="link")
+    me, them = users.by_name("maximilian_long20"), users.by_name("opponent_name_xx")
+    # a finished rated game (its page has the ratings' line and the replay's data) and a
+    # correspondence game where the long name waits (its page has the conditional moves' box)
+    ended = online.game("maximilian_long20", "opponent_name_xx", clock_limit=300, rated=True)
+    online.live.play(ended, me, "move", text="d4")
+    online.live.play(ended, them, "move", text="e6")
+    online.live.play(ended, them, "resign")
+    waiting = online.game("maximilian_long20", "opponent_name_xx", days=3)
+    online.live.play(waiting, me, "move", text="d4")
     paths = [
         "/",
         f"/game/{game_id}",
+        f"/game/{ended}",
+        f"/game/{waiting}",
         f"/challenge/{link.id}",
         "/@/maximilian_long20",
         "/leaderboard",
@@ -77,6 +88,10 @@ def test_every_online_page_fits_a_phone_signed_in_and_out(browser: Any, online: 
                     shot(who.page, f"overflow-{who.name}{name}.png")
                     wide.append(f"{who.name} {path}: {overflow(who.page)} px too wide")
         assert not wide, wide
+        me.go(f"/game/{waiting}")  # the pages above had what they are checked for
+        assert me.page.locator("textarea[name=lines]").count() == 1
+        me.go(f"/game/{ended}")
+        expect(me.page.locator("#after")).to_be_visible()
     finally:
         out.close()
         me.close()
