@@ -1729,7 +1729,7 @@ var GameController = class {
       animate
     });
     drawPlayers(data, { people: this.people, clock: this.clock, toMove: result ? null : latest ? s.turn : data.turn });
-    if (result) $("status").textContent = resultWords(result);
+    if (result) $("status").textContent = latest ? "Game over" : `Move ${this.tree.ply} of ${this.moves.length}: → or End for the latest`;
     else if (!latest) $("status").textContent = `Move ${this.tree.ply} of ${this.moves.length}: → or End for the latest`;
     else if (!this.you) $("status").textContent = statusText(data);
     else $("status").textContent = s.turn === this.you ? `Your turn: ${statusText(data)}` : `Waiting for ${title(s.turn)}`;
