@@ -102,8 +102,7 @@ async def challenge_ai(request: Request) -> Response:
                 raise ApiError("the challenge is gone", 409)
             if found.status == "accepted" and found.game_id is not None:
                 return JSONResponse(
-                    {"id": found.game_id, "gameId": found.game_id, "challenge": found.json()},
-                    status_code=201,
+                    {"id": found.game_id, "gameId": found.game_id, "challenge": found.json()}
                 )
             if found.status != "created":
                 reason = found.decline_reason or found.status
@@ -118,8 +117,7 @@ async def challenge_ai(request: Request) -> Response:
     found = await asyncio.to_thread(site.challenges.get, challenge.id)
     if found is not None and found.status == "accepted" and found.game_id is not None:
         return JSONResponse(
-            {"id": found.game_id, "gameId": found.game_id, "challenge": found.json()},
-            status_code=201,
+            {"id": found.game_id, "gameId": found.game_id, "challenge": found.json()}
         )
     raise ApiError(
         f"the computer (level {level}) did not answer in {AI_WAIT:g} s: it may be offline; "
