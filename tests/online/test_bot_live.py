@@ -164,9 +164,11 @@ def test_two_bot_processes_play_a_ten_game_match(world):
                 score["strong"] += 0.5
             text = http.get(f"/game/export/{g.id}").text
             parsed = record.read_game(text)
-            board = parsed.board()  # every record replays with the library
+            board = parsed.end()  # every record replays with the library, move by move
             assert board.variant == "7x7"
-            assert len(board.move_stack) == len(g.state["moves"])
+            assert [str(x) for x in board.move_stack] == list(g.state["moves"])
+            if board.outcome() is not None:
+                assert board.outcome().result() == g.result
     assert score["strong"] > score["weak"], score
 
 
@@ -186,8 +188,10 @@ def _play_against_bot(
             assert r.status_code in (200, 400, 409), r.text
         else:
             wait_for(
-                lambda n=len(moves): len(ann.state(game)["moves"].split()) > n
-                or ann.state(game)["status"] not in ("created", "started"),
+                lambda n=len(moves): (
+                    len(ann.state(game)["moves"].split()) > n
+                    or ann.state(game)["status"] not in ("created", "started")
+                ),
                 30,
                 "the bot's move",
             )
@@ -206,9 +210,7 @@ def test_the_bot_finishes_its_game_across_a_server_restart(world, how):
             "strong", color="white", variant="7x7", **{"clock.limit": 120, "clock.increment": 2}
         )
         game = wait_for(
-            lambda: (ann.get("/api/account/playing").json()["nowPlaying"] or [{}])[0].get(
-                "gameId"
-            ),
+            lambda: (ann.get("/api/account/playing").json()["nowPlaying"] or [{}])[0].get("gameId"),
             20,
             f"the bot to accept {challenge}",
         )

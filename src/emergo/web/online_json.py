@@ -118,6 +118,9 @@ def summary(game: GameView, user_id: int, now: float) -> dict[str, Any]:
         "opponent": {
             "id": game.seats.name_of(opponent).lower(),
             "username": game.seats.name_of(opponent),
+            "title": "BOT"
+            if (game.seats.white_bot, game.seats.black_bot)[opponent == BLACK]
+            else None,
         },
         "version": s.version,
     }
