@@ -10,6 +10,7 @@ import signal
 import subprocess
 import sys
 from collections.abc import Iterator
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -172,6 +173,11 @@ def test_two_bot_processes_play_a_ten_game_match(world):
     assert score["strong"] > score["weak"], score
 
 
+def _answered(ann: Player, game: str, count: int) -> bool:
+    now = ann.state(game)
+    return len(now["moves"].split()) > count or now["status"] not in ("created", "started")
+
+
 def _play_against_bot(
     server: Server, ann: Player, game: str, plies: int | None, rng: random.Random
 ) -> dict[str, Any]:
@@ -187,14 +193,7 @@ def _play_against_bot(
             r = ann.move(game, rng.choice(legal_texts(state, "7x7")))
             assert r.status_code in (200, 400, 409), r.text
         else:
-            wait_for(
-                lambda n=len(moves): (
-                    len(ann.state(game)["moves"].split()) > n
-                    or ann.state(game)["status"] not in ("created", "started")
-                ),
-                30,
-                "the bot's move",
-            )
+            wait_for(partial(_answered, ann, game, len(moves)), 30, "the bot's move")
 
 
 @pytest.mark.parametrize("how", ["restart", "kill -9"])

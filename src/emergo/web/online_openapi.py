@@ -7,7 +7,7 @@ from it.  The bot issue checks its Bot API against it too.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
@@ -311,7 +311,7 @@ def _bot_api(paths: dict[str, Any]) -> dict[str, Any]:
             body={
                 **_TERMS,
                 "properties": {
-                    **_TERMS.get("properties", {}),
+                    **cast(dict[str, Any], _TERMS["properties"]),
                     "level": {"type": "integer", "minimum": 1, "maximum": 11},
                 },
             },
