@@ -174,3 +174,24 @@ def test_one_open_stream_per_token(site, live):
                 return bool(again.status_code == 200)
 
         wait_for(reopened, 10, "the stream's slot to free")
+
+
+def test_admin_makes_the_house_bots_for_systemd(tmp_path):
+    from tests.online.test_admin import admin
+
+    db = str(tmp_path / "site.sqlite3")
+    assert admin(db, "migrate").returncode == 0
+    config = tmp_path / "emergo.toml"
+    config.write_text(f'[server]\ndb = "{db}"\n[bots]\nlevels = [2, 4]\n')
+    import subprocess
+
+    done = subprocess.run(
+        [sys.executable, "-m", "emergo", "admin", "--config", str(config), "house-bots"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split("\n")[:2] == ["level 2: emergo-2", "level 4: emergo-4"]
+    made = admin(db, "token", "emergo-4", "--scope", "bot:play")
+    assert made.returncode == 0 and "emo_" in made.stdout
