@@ -96,8 +96,8 @@ class Site:
         self.process_id = self.rounds.register_process()
         self._periodic = Periodic(self)
         self._periodic.start()
-        # issue 20: the engine levels' accounts; their processes, when this site runs them
-        self.bots.ensure_house(self.config.bots.levels)
+        # issue 20: the engine levels' bot processes, when this site runs them (the supervisor
+        # makes their accounts; else `emergo admin house-bots` and systemd)
         if self.config.bots.house_bots:
             self.house = Supervisor(self.config, self.db, holder=self.process_id)
             self.house.start()
