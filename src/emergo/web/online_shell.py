@@ -200,8 +200,14 @@ async def lobby(request: Request) -> Response:
     """``/``: the lobby (static/page/lobby.js fills its lists over ``/ws/online/lobby``)."""
     actor = await actor_of(request)
     ai = "/api/challenge/ai" in routes()  # issue 20's play-the-computer, when the site has it
+    levels: tuple[int, ...] = ()
+    if ai and actor is not None:  # the levels its house bots play (none: no button)
+        site = site_of(request)
+        house = await asyncio.to_thread(site.bots.house)
+        levels = tuple(n for n in site.config.bots.levels if n in house)
+        ai = bool(levels)
     if actor is not None:
-        create = _create_form(ai, site_of(request).config.bots.levels)
+        create = _create_form(ai, levels)
         mine = (
             '<section class="panel" id="incoming-panel" aria-labelledby="incoming-title" hidden>'
             '<h2 id="incoming-title">Challenges to you</h2><ul id="incoming" class="list"></ul>'
