@@ -170,6 +170,7 @@ def test_two_bot_processes_play_a_ten_game_match(world):
             assert [str(x) for x in board.move_stack] == list(g.state["moves"])
             if board.outcome() is not None:
                 assert board.outcome().result() == g.result
+    print(f"the match: {score}")  # shown with -s
     assert score["strong"] > score["weak"], score
 
 
