@@ -28,6 +28,13 @@ from emergo.online.rounds import GameError, GameView
 from emergo.online.site import Site
 from emergo.online.tokens import check_scopes
 from emergo.web.online_auth import Actor, ApiError, actor_of, fields_of, require, site_of
+from emergo.web.online_botrules import (
+    SLOTS,
+    is_bot_route,
+    refuse_bot,
+    require_challenger,
+    require_player,
+)
 from emergo.web.online_json import (
     add_challenge_ratings,
     add_game_ratings,
@@ -126,7 +133,7 @@ def _base(request: Request) -> str:
 async def challenge_create(request: Request) -> Response:
     """``POST /api/challenge/{username}``: a direct challenge (lichess's fields)."""
     fields = await fields_of(request)
-    actor = await require(request, "challenge:write", fields)
+    actor = await require_challenger(request, "challenge:write", fields)
     site = site_of(request)
     challenge = await asyncio.to_thread(
         site.challenge, actor.user, fields, kind="direct", dest_name=request.path_params["username"]
@@ -137,7 +144,7 @@ async def challenge_create(request: Request) -> Response:
 async def challenge_open(request: Request) -> Response:
     """``POST /api/challenge/open``: an invitation link anyone who has it may accept."""
     fields = await fields_of(request)
-    actor = await require(request, "challenge:write", fields)
+    actor = await require_challenger(request, "challenge:write", fields)
     site = site_of(request)
     challenge = await asyncio.to_thread(site.challenge, actor.user, fields, kind="link")
     return JSONResponse(challenge.json(_base(request)))
@@ -146,7 +153,7 @@ async def challenge_open(request: Request) -> Response:
 async def seek_create(request: Request) -> Response:
     """``POST /api/lobby/seek``: an open challenge in the lobby."""
     fields = await fields_of(request)
-    actor = await require(request, "challenge:write", fields)
+    actor = await require_challenger(request, "challenge:write", fields)
     site = site_of(request)
     challenge = await asyncio.to_thread(site.challenge, actor.user, fields, kind="seek")
     return JSONResponse(challenge.json(_base(request)))
@@ -161,7 +168,7 @@ async def seeks(request: Request) -> Response:
 
 
 async def challenges_mine(request: Request) -> Response:
-    actor = await require(request, "challenge:read")
+    actor = await require_challenger(request, "challenge:read")
     site = site_of(request)
     mine = await asyncio.to_thread(site.challenges.of_user, actor.user)
     base = _base(request)
@@ -183,7 +190,7 @@ async def challenge_show(request: Request) -> Response:
 async def challenge_answer(request: Request) -> Response:
     """``POST /api/challenge/{id}/accept|decline|cancel``."""
     fields = await fields_of(request)
-    actor = await require(request, "challenge:write", fields)
+    actor = await require_challenger(request, "challenge:write", fields)
     site = site_of(request)
     challenge_id = request.path_params["id"]
     action = request.path_params["action"]
@@ -210,7 +217,7 @@ def _flag(value: Any) -> bool:
 async def board_move(request: Request) -> Response:
     """``POST /api/board/game/{id}/move/{move}`` (``?offeringDraw=true``)."""
     fields = await fields_of(request)
-    actor = await require(request, "board:play", fields)
+    actor = await require_player(request, fields)
     site = site_of(request)
     offering = _flag(request.query_params.get("offeringDraw") or fields.get("offeringDraw"))
     await asyncio.to_thread(
@@ -235,7 +242,7 @@ _BOARD_ACTIONS = {
 async def board_action(request: Request) -> Response:
     """``POST /api/board/game/{id}/resign|abort|claim-victory|claim-draw``."""
     fields = await fields_of(request)
-    actor = await require(request, "board:play", fields)
+    actor = await require_player(request, fields)
     site = site_of(request)
     action = _BOARD_ACTIONS[request.path_params["action"]]
     await asyncio.to_thread(site.play, request.path_params["id"], actor.user, action)
@@ -245,7 +252,7 @@ async def board_action(request: Request) -> Response:
 async def board_offer(request: Request) -> Response:
     """``POST /api/board/game/{id}/draw/{yes|no}`` and ``.../takeback/{yes|no}``."""
     fields = await fields_of(request)
-    actor = await require(request, "board:play", fields)
+    actor = await require_player(request, fields)
     site = site_of(request)
     kind, answer = request.path_params["kind"], request.path_params["answer"]
     await asyncio.to_thread(site.play, request.path_params["id"], actor.user, f"{kind}-{answer}")
@@ -255,7 +262,7 @@ async def board_offer(request: Request) -> Response:
 async def board_chat_post(request: Request) -> Response:
     """``POST /api/board/game/{id}/chat`` (``room``: player or spectator, ``text``)."""
     fields = await fields_of(request)
-    actor = await require(request, "board:play", fields)
+    actor = await require_player(request, fields)
     site = site_of(request)
     room = fields.get("room", "player")
     line = await asyncio.to_thread(
@@ -265,8 +272,13 @@ async def board_chat_post(request: Request) -> Response:
 
 
 async def board_chat_get(request: Request) -> Response:
-    """``GET /api/board/game/{id}/chat``: the lines the user may read."""
-    actor = await actor_of(request)
+    """``GET /api/board/game/{id}/chat``: the lines the user may read (``/api/bot/...``: a bot
+    player's only)."""
+    if is_bot_route(request):
+        actor: Actor | None = await require_player(request)
+    else:
+        actor = await actor_of(request)
+        refuse_bot(actor)
     site = site_of(request)
     game = await _game(site, request.path_params["id"])
     rooms = _rooms(game, actor)
@@ -279,7 +291,7 @@ async def board_chat_get(request: Request) -> Response:
 async def board_chat_room(request: Request) -> Response:
     """``POST /api/board/game/{id}/chat/{on|off}``: open or close the players' room."""
     fields = await fields_of(request)
-    actor = await require(request, "board:play", fields)
+    actor = await require_player(request, fields)
     site = site_of(request)
     await asyncio.to_thread(
         site.rounds.set_player_chat,
@@ -363,7 +375,8 @@ async def event_stream(request: Request) -> Response:
     if not actor.scopes & {"challenge:read", "board:play", "bot:play"}:
         raise ApiError("this token lacks the scope challenge:read", 403)
     site = site_of(request)
-    return StreamingResponse(_user_lines(site, actor, _base(request)), media_type=NDJSON)
+    lines = SLOTS.stream(request, "event", _user_lines(site, actor, _base(request)))
+    return StreamingResponse(lines, media_type=NDJSON)
 
 
 async def _user_lines(site: Site, actor: Actor, base: str) -> AsyncIterator[bytes]:
@@ -416,13 +429,15 @@ def site_events_after(site: Site, user_id: int, after: int) -> list[tuple[int, d
 
 
 async def board_game_stream(request: Request) -> Response:
-    """``GET /api/board/game/stream/{id}``: a player's stream of their game."""
-    actor = await require(request, "board:play")
+    """``GET /api/board/game/stream/{id}`` (and ``/api/bot/...``): a player's stream of their
+    game."""
+    actor = await require_player(request)
     site = site_of(request)
     game = await _game(site, request.path_params["id"])
     if game.seats.color_of(actor.user.id) is None:
         raise ApiError("you do not play this game: watch it at /api/stream/game/{id}", 403)
-    return StreamingResponse(game_lines(site, game, actor), media_type=NDJSON)
+    lines = SLOTS.stream(request, f"game:{game.id}", game_lines(site, game, actor))
+    return StreamingResponse(lines, media_type=NDJSON)
 
 
 async def spectator_stream(request: Request) -> Response:

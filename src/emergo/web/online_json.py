@@ -66,10 +66,10 @@ def game_state(game: GameView, now: float) -> dict[str, Any]:
     return out
 
 
-def player(name: str, user_id: int) -> dict[str, Any]:
+def player(name: str, user_id: int, bot: bool = False) -> dict[str, Any]:
     if name == DELETED_NAME:
         return {"id": None, "name": name, "title": None}
-    return {"id": name.lower(), "name": name, "title": None}
+    return {"id": name.lower(), "name": name, "title": "BOT" if bot else None}
 
 
 def game_full(game: GameView, now: float) -> dict[str, Any]:
@@ -83,8 +83,8 @@ def game_full(game: GameView, now: float) -> dict[str, Any]:
         "speed": game.speed,
         "rated": game.rated,
         "createdAt": int(game.created * 1000),
-        "white": player(game.seats.white, game.seats.white_id),
-        "black": player(game.seats.black, game.seats.black_id),
+        "white": player(game.seats.white, game.seats.white_id, game.seats.white_bot),
+        "black": player(game.seats.black, game.seats.black_id, game.seats.black_bot),
         "initialFen": s.root,
         "clock": None,
         "timeControl": game.time_control,
@@ -120,6 +120,9 @@ def summary(game: GameView, user_id: int, now: float) -> dict[str, Any]:
         "opponent": {
             "id": game.seats.name_of(opponent).lower(),
             "username": game.seats.name_of(opponent),
+            "title": "BOT"
+            if (game.seats.white_bot, game.seats.black_bot)[opponent == BLACK]
+            else None,
         },
         "version": s.version,
     }

@@ -150,7 +150,7 @@ def _options(pairs: Any, chosen: str) -> str:
     )
 
 
-def _create_form(ai: bool) -> str:
+def _create_form(ai: bool, levels: tuple[int, ...] = tuple(range(1, 12))) -> str:
     presets = "".join(
         f'<button type="button" class="preset" data-limit="{m * 60}" data-increment="{i}"'
         f' aria-pressed="{"true" if (m, i) == (5, 3) else "false"}">{m}+{i}</button>'
@@ -158,10 +158,12 @@ def _create_form(ai: bool) -> str:
     )
     days = _options(((d, f"{d} day{'s' if d > 1 else ''}") for d in _DAYS), "3")
     speeds = (("live", "Live"), ("correspondence", "Correspondence"), ("unlimited", "Unlimited"))
-    levels = _options(((n, f"level {n}") for n in range(1, 12)), "3")
+    chosen = 3 if 3 in levels else (levels[0] if levels else 1)
+    level_options = _options(((n, f"level {n}") for n in levels), str(chosen))
     computer = (
         '<div class="row computer"><select id="ai-level" aria-label="The computer\'s level">'
-        f'{levels}</select><button type="button" id="play-ai">Play the computer</button></div>'
+        f"{level_options}</select>"
+        '<button type="button" id="play-ai">Play the computer</button></div>'
         if ai
         else ""
     )
@@ -198,8 +200,14 @@ async def lobby(request: Request) -> Response:
     """``/``: the lobby (static/page/lobby.js fills its lists over ``/ws/online/lobby``)."""
     actor = await actor_of(request)
     ai = "/api/challenge/ai" in routes()  # issue 20's play-the-computer, when the site has it
+    levels: tuple[int, ...] = ()
+    if ai and actor is not None:  # the levels its house bots play (none: no button)
+        site = site_of(request)
+        house = await asyncio.to_thread(site.bots.house)
+        levels = tuple(n for n in site.config.bots.levels if n in house)
+        ai = bool(levels)
     if actor is not None:
-        create = _create_form(ai)
+        create = _create_form(ai, levels)
         mine = (
             '<section class="panel" id="incoming-panel" aria-labelledby="incoming-title" hidden>'
             '<h2 id="incoming-title">Challenges to you</h2><ul id="incoming" class="list"></ul>'

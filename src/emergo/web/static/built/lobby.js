@@ -174,7 +174,7 @@ var Lobby = class {
   async playComputer() {
     say("asking the computer ...", false);
     try {
-      const answer = await api("/api/challenge/ai", { ...this.terms(), rated: false, level: Number(select("ai-level").value) });
+      const answer = await api("/api/challenge/ai", { ...this.terms(), level: Number(select("ai-level").value) });
       if (answer.gameId) this.open(answer.gameId);
     } catch (e) {
       say(errorText(e));
