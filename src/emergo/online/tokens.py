@@ -26,6 +26,8 @@ from emergo.online.users import User, _user, hash_secret
 SCOPES = ("board:play", "challenge:read", "challenge:write", "bot:play")
 DEFAULT_SCOPES = ("board:play", "challenge:read", "challenge:write")
 PREFIX = "emo_"
+MAX_ID = 2**31 - 1
+"""The largest token id (a 32-bit SQL integer)."""
 _TOUCH = 60.0  # last_used is written at most once a minute a token
 
 
@@ -135,6 +137,8 @@ class Tokens:
 
     def revoke(self, token_id: int, user_id: int | None = None) -> bool:
         """Delete a token (of ``user_id`` only, when given); whether there was one."""
+        if not 1 <= token_id <= MAX_ID:  # no row has it, and a database refuses to compare it
+            return False
         query = delete(m.tokens).where(m.tokens.c.id == token_id)
         if user_id is not None:
             query = query.where(m.tokens.c.user_id == user_id)

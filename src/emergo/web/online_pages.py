@@ -30,6 +30,8 @@ from emergo.web.online_auth import (
     actor_of,
     check_csrf,
     fields_of,
+    row_id,
+    same_secret,
     site_of,
 )
 
@@ -112,7 +114,7 @@ def _check_form_csrf(request: Request, fields: dict[str, Any]) -> None:
     given = fields.get("csrf")
     if request.headers.get("origin") is None:
         raise ApiError("this form must be sent from the site (no Origin header)", 403)
-    if not cookie or not isinstance(given, str) or not secrets.compare_digest(cookie, given):
+    if not same_secret(given, cookie):
         raise ApiError("the form's CSRF token is missing or wrong: reload the page", 403)
 
 
@@ -292,10 +294,7 @@ async def account_post(request: Request) -> Response:
 async def token_revoke_post(request: Request) -> Response:
     site = site_of(request)
     actor, _fields = await _session(request)
-    try:
-        token_id = int(request.path_params["token_id"])
-    except ValueError:
-        raise ApiError("no such token", 404) from None
+    token_id = row_id(request.path_params["token_id"], "token")
     await asyncio.to_thread(site.tokens.revoke, token_id, actor.user.id)
     return RedirectResponse("/account", status_code=303)
 
