@@ -400,3 +400,100 @@ def test_a_decline_carries_only_lichess_reason_keys(site, client, cast):
         bob.ok(f"/api/challenge/{challenge}/decline", data={"reason": sent})
         declined = client.get(f"/api/challenge/{challenge}/show").json()
         assert declined["status"] == "declined" and declined["declineReason"] == shown
+
+
+# --- seeks, sessions, redirects, headers, names --------------------------------------------------
+
+
+@SQLITE
+def test_one_user_cannot_fill_the_lobby(site, client, cast):
+    from emergo.online.challenges import MAX_SEEKS
+
+    ann = cast["ann"]
+    for _ in range(MAX_SEEKS):
+        ann.ok("/api/lobby/seek", data={"clock.limit": 60})
+    r = ann.post("/api/lobby/seek", data={"clock.limit": 60})
+    assert r.status_code == 429 and "seeks" in r.json()["error"]
+    assert len(client.get("/api/lobby/seeks").json()["seeks"]) == MAX_SEEKS
+    ann.challenge("bob")  # other challenges are still hers to make
+    ann.ok("/api/challenge/open")
+
+
+def sign(client: Any, path: str, name: str, **extra: str) -> Any:
+    client.get(path)
+    data = {"username": name, "password": "pass word 1", "password2": "pass word 1"}
+    data["csrf"] = client.cookies.get("emergo_csrf")
+    return client.post(path, data=data, headers=ORIGIN, follow_redirects=False, **extra)
+
+
+@SQLITE
+def test_a_log_in_ends_the_session_the_browser_had(site, client):
+    assert sign(client, "/signup", "erin").status_code == 303
+    first = client.cookies.get("emergo_session")
+    assert sign(client, "/login", "erin").status_code == 303
+    second = client.cookies.get("emergo_session")
+    assert second and second != first
+    assert site.users.session(first) is None  # the old id opens nothing any more
+    assert site.users.session(second) is not None
+    assert sign(client, "/signup", "fred").status_code == 303  # a sign-up too
+    assert site.users.session(second) is None
+
+
+@SQLITE
+def test_no_open_redirect_after_log_in(site, client):
+    """A guard: the site has no ``?next=``; a log-in always lands on the site's own lobby."""
+    assert sign(client, "/signup", "gina").status_code == 303
+    for target in ("https://evil.example/", "//evil.example", "/\\evil.example"):
+        r = sign(client, f"/login?next={target}", "gina")
+        assert r.status_code == 303 and r.headers["location"] == "/", r.headers
+        page = client.get(f"/login?next={target}").text
+        assert "evil.example" not in page
+
+
+@SQLITE
+def test_every_answer_forbids_framing_and_shows_no_traceback(site, client, cast):
+    """A guard: pages, API answers, errors and static files all carry the CSP (with
+    ``frame-ancestors 'none'``) and ``X-Frame-Options: DENY``; no error shows a traceback."""
+    game = cast["game"]
+    paths = [
+        "/",
+        "/signup",
+        "/login",
+        "/account",
+        f"/game/{game}",
+        "/game/nosuchgame",
+        "/challenge/nosuchid",
+        "/@/ann",
+        "/@/nobody",
+        "/leaderboard",
+        "/games",
+        "/api/health",
+        "/api/account",
+        "/api/game/nosuchgame",
+        "/no/such/page",
+        "/static/no-such-file.js",
+    ]
+    for path in paths:
+        r = client.get(path, follow_redirects=False)
+        csp = r.headers.get("content-security-policy", "")
+        assert "frame-ancestors 'none'" in csp and "script-src 'self'" in csp, path
+        assert r.headers.get("x-frame-options") == "DENY", path
+        assert "Traceback" not in r.text and 'File "' not in r.text, path
+    headers = {**cast["ann"].headers, "content-type": "application/json"}
+    r = client.post("/api/lobby/seek", content=b"[" * 5000, headers=headers)
+    assert r.status_code == 400 and "Traceback" not in r.text
+
+
+@SQLITE
+def test_names_that_look_alike_are_not_two_accounts(site, client):
+    """A guard: names are ASCII letters, digits, ``_`` and ``-`` (no homoglyph, no
+    normalisation to collide), unique in any case."""
+    from emergo.online.users import AccountError
+
+    assert sign(client, "/signup", "Hugo").status_code == 303
+    for name in ("hugo", "HUGO", "Ｈugo", "Hugο", "Hu\u200bgo", "Hugo\u0301", "ℌugo", "hugo "):
+        with pytest.raises(AccountError) as refused:
+            site.users.create(name, "pass word 1")
+        assert refused.value.status in (400, 409), name
+    assert site.users.by_name("HuGo").name == "Hugo"
+    assert site.users.by_name("Ｈugo") is None

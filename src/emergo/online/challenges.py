@@ -38,6 +38,9 @@ COLORS = ("random", "white", "black")
 KINDS = ("direct", "seek", "link")
 MAX_OPEN = 50
 """Open challenges a user may have at once."""
+MAX_SEEKS = 5
+"""Of them, seeks in the lobby: the lobby shows the newest 200 seeks, which a few accounts
+could otherwise fill."""
 _ALPHABET = string.ascii_letters + string.digits
 DECLINE_REASONS = (
     "generic",
@@ -291,17 +294,21 @@ class Challenges:
         expiry = LIVE_EXPIRY if terms.clock_limit is not None else CORRESPONDENCE_EXPIRY
         challenge_id = new_id()
         with self.db.write() as tx:
-            open_count = len(
+            kinds = (
                 tx.execute(
-                    select(m.challenges.c.id)
+                    select(m.challenges.c.kind)
                     .where(m.challenges.c.challenger_id == challenger.id)
                     .where(m.challenges.c.status == "created")
                     .where(m.challenges.c.expires > t)
                     .limit(MAX_OPEN + 1)
-                ).all()
+                )
+                .scalars()
+                .all()
             )
-            if open_count >= MAX_OPEN:
+            if len(kinds) >= MAX_OPEN:
                 raise ChallengeError(f"you have {MAX_OPEN} open challenges: cancel some", 429)
+            if kind == "seek" and kinds.count("seek") >= MAX_SEEKS:
+                raise ChallengeError(f"you have {MAX_SEEKS} seeks in the lobby: cancel some", 429)
             tx.execute(
                 insert(m.challenges).values(
                     id=challenge_id,

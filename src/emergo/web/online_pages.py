@@ -118,6 +118,14 @@ def _check_form_csrf(request: Request, fields: dict[str, Any]) -> None:
         raise ApiError("the form's CSRF token is missing or wrong: reload the page", 403)
 
 
+async def _end_old_session(request: Request) -> None:
+    """Signing in ends the session the browser had (a new session id every log-in: a cookie
+    planted or left before it is worth nothing after it)."""
+    old = request.cookies.get(COOKIE)
+    if old:
+        await asyncio.to_thread(site_of(request).users.close_session, old)
+
+
 def _signed_in(request: Request, cookie: str) -> Response:
     site = site_of(request)
     response = RedirectResponse("/", status_code=303)
@@ -148,6 +156,7 @@ async def signup_post(request: Request) -> Response:
         status = 429 if isinstance(err, RateLimited) else err.status
         body = _account_form("/signup", "Sign up", token, str(err), twice=True)
         return _page("Sign up", body, None, status)
+    await _end_old_session(request)
     cookie, _csrf = await asyncio.to_thread(site.users.open_session, user.id)
     return _signed_in(request, cookie)
 
@@ -168,6 +177,7 @@ async def login_post(request: Request) -> Response:
     if user is None:
         body = _account_form("/login", "Log in", token, "wrong name or password", twice=False)
         return _page("Log in", body, None, 401)
+    await _end_old_session(request)
     cookie, _csrf = await asyncio.to_thread(site.users.open_session, user.id)
     return _signed_in(request, cookie)
 
