@@ -497,3 +497,34 @@ def test_names_that_look_alike_are_not_two_accounts(site, client):
         assert refused.value.status in (400, 409), name
     assert site.users.by_name("HuGo").name == "Hugo"
     assert site.users.by_name("Ｈugo") is None
+
+
+# --- the CSRF token of a cookie socket, out of the URL ------------------------------------------
+
+
+@SQLITE
+def test_a_cookie_socket_takes_its_csrf_token_as_a_subprotocol(site, client, cast):
+    assert sign(client, "/signup", "ivan").status_code == 303
+    csrf = client.get("/api/account").json()["csrf"]
+    url = f"{WS}/ws/online/game/{cast['game']}"
+    headers = {**ORIGIN, "cookie": f"emergo_session={client.cookies.get('emergo_session')}"}
+    say = {"t": "chat", "room": "spectator", "text": "hello", "id": 1}
+    offer = ["emergo", f"csrf.{csrf}"]
+    # (a copy of the headers each time: the test client adds the subprotocols to the dict)
+    with client.websocket_connect(url, headers={**headers}, subprotocols=offer) as ws:
+        assert ws.accepted_subprotocol == "emergo"  # a browser needs one of its offers chosen
+        assert json.loads(ws.receive_text())["t"] == "full"
+        ws.send_text(json.dumps(say))
+        assert answer(ws, 1)["t"] == "ack"  # signed in as Ivan by the cookie
+    for offered in (["emergo"], ["emergo", "csrf.wrong"], ["emergo", "csrf.%C3%A9"]):
+        with (
+            pytest.raises(WebSocketDisconnect) as refused,
+            client.websocket_connect(url, headers={**headers}, subprotocols=offered),
+        ):
+            pass
+        assert refused.value.code == 4403, offered
+    with client.websocket_connect(f"{url}?csrf={csrf}", headers={**headers}) as ws:  # old pages
+        assert ws.accepted_subprotocol is None
+        assert json.loads(ws.receive_text())["t"] == "full"
+        ws.send_text(json.dumps(say))
+        assert answer(ws, 1)["t"] == "ack"

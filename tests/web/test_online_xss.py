@@ -1,8 +1,9 @@
 """XSS against the online site in real headless Chromium: an attacker's text stored (a token's
 description, a chat line, a decline reason) or reflected (query parameters, paths) comes back
 as text on every page, never as markup or script; the CSP forbids inline script even if it
-did not.  One signed-in browser context, a handful of page loads (the chat in the game page is
-covered at length by test_online_pages.py)."""
+did not.  The signed-in pages' sockets carry their CSRF token in a subprotocol, not the URL.
+One signed-in browser context, a handful of page loads (the chat in the game page is covered at
+length by test_online_pages.py)."""
 
 from __future__ import annotations
 
@@ -85,6 +86,8 @@ def test_stored_and_reflected_text_is_never_markup(browser: Any, site_url: Any, 
     page = context.new_page()
     dialogs: list[str] = []
     page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+    sockets: list[str] = []
+    page.on("websocket", lambda ws: sockets.append(ws.url))
     try:
         page.goto(f"{url}/login")
         page.fill("input[name=username]", "ann")
@@ -123,6 +126,10 @@ def test_stored_and_reflected_text_is_never_markup(browser: Any, site_url: Any, 
         assert shown_reason is not None and shown_reason.decline_reason == "generic"
         assert page.evaluate("() => window.__xss") is None
         assert dialogs == []
+        # the signed-in pages' sockets worked (the chat came by the game's) with the session's
+        # CSRF token as a subprotocol: never in a URL, which access logs write
+        assert any("/ws/online/game/" in u for u in sockets), sockets
+        assert not any("csrf" in u for u in sockets), sockets
         assert not any("onerror=" in html and "<img src=" in html for html in shown)
     finally:
         context.close()

@@ -23,8 +23,10 @@ Only the game's players may send commands; a spectator's gets a 403 ``error``.
 the lobby changes, and (signed in) ``{"t": "event", "event": ...}``: the lines of
 ``/api/stream/event``.  Lobby actions are HTTP (``POST /api/lobby/seek`` ...).
 
-A session-cookie socket must come from the site (``Origin``) with the session's CSRF token as
-``?csrf=``; a token socket sends ``Authorization: Bearer``.  Each socket has a bounded send
+A session-cookie socket must come from the site (``Origin``) with the session's CSRF token,
+offered as the subprotocol ``csrf.TOKEN`` beside ``emergo`` (the server chooses ``emergo``), or
+as ``?csrf=`` (a URL, which access logs write: older pages); a token socket sends
+``Authorization: Bearer``.  Each socket has a bounded send
 queue (:data:`SEND_QUEUE` messages): a client that does not read is dropped (close code 4008),
 never holding up the others.
 """
@@ -108,11 +110,36 @@ class Outbox:
                 await asyncio.wait_for(self.ws.close(code, reason), 1.0)
 
 
+PROTOCOL = "emergo"
+"""The subprotocol the site's sockets speak; a page offers it with ``csrf.TOKEN``."""
+_CSRF_PROTOCOL = "csrf."
+
+
+def _offered(ws: WebSocket) -> list[str]:
+    header = ws.headers.get("sec-websocket-protocol", "")
+    return [p.strip() for p in header.split(",") if p.strip()]
+
+
+def _csrf_of(ws: WebSocket) -> str | None:
+    """The CSRF token of a cookie socket: offered as the subprotocol ``csrf.TOKEN`` (a header,
+    which no access log writes), or ``?csrf=TOKEN`` (older pages: the URL, which proxies log)."""
+    for protocol in _offered(ws):
+        if protocol.startswith(_CSRF_PROTOCOL):
+            return protocol[len(_CSRF_PROTOCOL) :]
+    return ws.query_params.get("csrf")
+
+
+async def _accept(ws: WebSocket) -> None:
+    """Accept the socket, choosing :data:`PROTOCOL` when the client offered subprotocols (a
+    browser closes a socket whose server chose none of those it offered)."""
+    await ws.accept(subprotocol=PROTOCOL if _offered(ws) else None)
+
+
 async def _authenticate(ws: WebSocket) -> Actor | None:
     """The socket's user (None: anonymous), or it is closed with 4401/4403 and None raised."""
     actor = await actor_of(ws)
     if actor is not None:
-        check_csrf(ws, actor, ws.query_params.get("csrf"))
+        check_csrf(ws, actor, _csrf_of(ws))
     return actor
 
 
@@ -127,7 +154,7 @@ async def _connection(ws: WebSocket, actor: Actor | None) -> Ticket | None:
     try:
         return site_of(ws).connections.open(client_key(ws, actor))
     except RateLimited as e:
-        await ws.accept()
+        await _accept(ws)
         await ws.close(CLOSE_TOO_MANY, str(e)[:120])
         return None
 
@@ -160,7 +187,7 @@ async def game_socket(ws: WebSocket) -> None:
     if ticket is None:
         return
     with ticket:
-        await ws.accept()
+        await _accept(ws)
         session = GameSession(site, ws, game, actor)
         await session.run()
 
@@ -425,7 +452,7 @@ async def lobby_socket(ws: WebSocket) -> None:
 
 async def _lobby(ws: WebSocket, actor: Actor | None) -> None:
     site = site_of(ws)
-    await ws.accept()
+    await _accept(ws)
     out = Outbox(ws)
     credits = _credits(ws)
     flooded = False

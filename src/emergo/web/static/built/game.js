@@ -16,7 +16,7 @@ import {
   title,
   variantName,
   whiteMoves
-} from "./chunk-Y7QANY2D.js";
+} from "./chunk-W7HQ5F4R.js";
 import {
   $,
   api,

@@ -6,7 +6,7 @@ import {
   timeControlText,
   title,
   variantName
-} from "./chunk-Y7QANY2D.js";
+} from "./chunk-W7HQ5F4R.js";
 import {
   $,
   api,
