@@ -528,3 +528,24 @@ def test_a_cookie_socket_takes_its_csrf_token_as_a_subprotocol(site, client, cas
         assert json.loads(ws.receive_text())["t"] == "full"
         ws.send_text(json.dumps(say))
         assert answer(ws, 1)["t"] == "ack"
+
+
+# --- the e-mail address: its own scopes -----------------------------------------------------------
+
+
+@SQLITE
+def test_a_token_reads_and_changes_the_mail_settings_only_with_their_scopes(site, client, cast):
+    ann = cast["ann"]  # board:play, challenge:read, challenge:write: a program's token
+    ann_id = site.users.by_name("ann").id
+    site.notices.set_settings(ann_id, "ann@example.org", "instant")
+    path = "/api/account/preferences"
+    assert ann.get(path).status_code == 403  # it cannot read the address...
+    r = ann.post(path, json={"email": "thief@example.org", "mail": "instant"})
+    assert r.status_code == 403 and "preference:write" in r.json()["error"]  # ... or change it
+    assert site.notices.settings(ann_id).json()["email"] == "ann@example.org"
+    reader = bearer(site.tokens.create(ann_id, ("preference:read",)))
+    writer = bearer(site.tokens.create(ann_id, ("preference:write",)))
+    assert client.get(path, headers=reader).json()["email"] == "ann@example.org"
+    assert client.post(path, headers=reader, json={"mail": "off"}).status_code == 403
+    r = client.post(path, headers=writer, json={"email": "ann@example.net", "mail": "digest"})
+    assert r.status_code == 200 and site.notices.settings(ann_id).json()["mail"] == "digest"

@@ -8,7 +8,11 @@ A token is ``emo_`` and 32 random URL-safe characters, shown once when it is mad
 * ``board:play`` -- play one's games with the Board API (stream, move, resign, draw, ...);
 * ``challenge:read`` -- read one's challenges and the event stream;
 * ``challenge:write`` -- make, accept, decline and cancel challenges;
-* ``bot:play`` -- the Bot API of issue 20 (a bot account's games).
+* ``bot:play`` -- the Bot API of issue 20 (a bot account's games);
+* ``preference:read`` -- read one's mail settings (the e-mail address: lichess's
+  ``email:read``/``preference:read``);
+* ``preference:write`` -- change them.  Without these a token given to a program (a board
+  app, a bot) can neither read the address nor send the notices elsewhere.
 """
 
 from __future__ import annotations
@@ -23,7 +27,14 @@ from emergo.online import models as m
 from emergo.online.db import Database, now
 from emergo.online.users import User, _user, hash_secret
 
-SCOPES = ("board:play", "challenge:read", "challenge:write", "bot:play")
+SCOPES = (
+    "board:play",
+    "challenge:read",
+    "challenge:write",
+    "bot:play",
+    "preference:read",
+    "preference:write",
+)
 DEFAULT_SCOPES = ("board:play", "challenge:read", "challenge:write")
 PREFIX = "emo_"
 MAX_ID = 2**31 - 1

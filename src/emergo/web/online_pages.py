@@ -228,6 +228,8 @@ def _account_body(actor: Actor, tokens: list[Any], message: str = "", new_token:
             ("challenge:read", True),
             ("challenge:write", True),
             ("bot:play", False),
+            ("preference:read", False),
+            ("preference:write", False),
         )
     )
     return (
