@@ -549,3 +549,40 @@ def test_a_token_reads_and_changes_the_mail_settings_only_with_their_scopes(site
     assert client.post(path, headers=reader, json={"mail": "off"}).status_code == 403
     r = client.post(path, headers=writer, json={"email": "ann@example.net", "mail": "digest"})
     assert r.status_code == 200 and site.notices.settings(ann_id).json()["mail"] == "digest"
+
+
+@SQLITE
+def test_an_account_holds_a_bounded_number_of_tokens(site, client, cast):
+    from emergo.online.tokens import MAX_TOKENS, TokenError
+
+    ann_id = site.users.by_name("ann").id
+    for _ in range(MAX_TOKENS - len(site.tokens.list(ann_id))):
+        site.tokens.create(ann_id, ("board:play",))
+    with pytest.raises(TokenError, match="at most"):
+        site.tokens.create(ann_id, ("board:play",))
+    assert len(site.tokens.list(ann_id)) == MAX_TOKENS
+
+
+@SQLITE
+def test_oversized_bodies_and_messages_are_413(site, client, cast):
+    """A guard: a body past 64 KiB is a 413 whether it says its length or comes in chunks; a
+    socket message past it is a 413 error and the socket stays (uvicorn's ``ws_max_size``
+    closes such a socket before the site sees it)."""
+
+    def chunks() -> Iterator[bytes]:
+        for _ in range(100):
+            yield b"a" * 1024
+
+    ann, game = cast["ann"], cast["game"]
+    for path in ("/api/lobby/seek", f"/api/board/game/{game}/resign", "/signup", "/login"):
+        headers = {**ann.headers, **ORIGIN}
+        assert client.post(path, content=chunks(), headers=headers).status_code == 413, path
+        r = client.post(path, content=b"a" * 70_000, headers=headers)
+        assert r.status_code == 413, path
+    assert site.rounds.get(game).state.outcome is None
+    with client.websocket_connect(f"{WS}/ws/online/game/{game}", headers=ann.headers) as ws:
+        ws.receive_text()
+        ws.send_text(json.dumps({"t": "chat", "room": "player", "text": "x" * 70_000, "id": 1}))
+        assert answer(ws, None)["status"] == 413  # not read: its id is not known
+        ws.send_text(json.dumps({"t": "ping", "id": 2}))
+        assert json.loads(ws.receive_text())["t"] == "pong"

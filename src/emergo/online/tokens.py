@@ -37,6 +37,8 @@ SCOPES = (
 )
 DEFAULT_SCOPES = ("board:play", "challenge:read", "challenge:write")
 PREFIX = "emo_"
+MAX_TOKENS = 100
+"""Tokens an account may hold at once (each is a row: no one fills the database with them)."""
 MAX_ID = 2**31 - 1
 """The largest token id (a 32-bit SQL integer)."""
 _TOUCH = 60.0  # last_used is written at most once a minute a token
@@ -90,6 +92,11 @@ class Tokens:
             raise TokenError("a token's description is at most 100 characters")
         token = PREFIX + secrets.token_urlsafe(24)
         with self.db.write() as tx:
+            held = tx.execute(
+                select(m.tokens.c.id).where(m.tokens.c.user_id == user_id).limit(MAX_TOKENS)
+            ).all()
+            if len(held) >= MAX_TOKENS:
+                raise TokenError(f"an account holds at most {MAX_TOKENS} tokens: revoke some")
             tx.execute(
                 insert(m.tokens).values(
                     user_id=user_id,
