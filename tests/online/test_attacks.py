@@ -586,3 +586,81 @@ def test_oversized_bodies_and_messages_are_413(site, client, cast):
         assert answer(ws, None)["status"] == 413  # not read: its id is not known
         ws.send_text(json.dumps({"t": "ping", "id": 2}))
         assert json.loads(ws.receive_text())["t"] == "pong"
+
+
+# --- secrets in a debug log ----------------------------------------------------------------------
+
+
+@SQLITE
+def test_no_secret_in_the_servers_debug_log(site):
+    """The server run with uvicorn's debug log (every WebSocket handshake header, every socket
+    path): no password, cookie, token or CSRF token written, whatever a client sends."""
+    import logging
+    import threading
+
+    import uvicorn
+    from tests.online.pg import free_port
+
+    httpx = pytest.importorskip("httpx2")
+    ws_client = pytest.importorskip("websockets.sync.client")
+    from emergo.web.online_app import create_online_app
+
+    port = free_port()
+    config = uvicorn.Config(
+        create_online_app(site),
+        host="127.0.0.1",
+        port=port,
+        log_level="debug",
+        ws="websockets-sansio",
+        timeout_graceful_shutdown=1,
+    )
+    written: list[str] = []
+
+    class Keep(logging.Handler):
+        def emit(self, record: logging.LogRecord) -> None:
+            written.append(self.format(record))
+
+    keep = Keep()
+    for name in ("uvicorn", "emergo", "websockets"):
+        logging.getLogger(name).addHandler(keep)
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    live = f"http://127.0.0.1:{port}"
+    wait_for(lambda: server.started, what="the server")
+    password = "hush hush words"
+    try:
+        with httpx.Client(base_url=live) as c:
+            c.get("/signup")
+            form = c.cookies.get("emergo_csrf")
+            data = {"username": "kim", "password": password, "password2": password, "csrf": form}
+            c.post("/signup", data=data, headers={"Origin": live})
+            cookie = c.cookies.get("emergo_session")
+            csrf = c.get("/api/account").json()["csrf"]
+            made = c.post(
+                "/api/account/tokens",
+                json={"scopes": "board:play challenge:read"},
+                headers={"Origin": live, "X-CSRF-Token": csrf},
+            )
+            token = made.json()["token"]
+            c.get("/api/account", headers=bearer(token))
+        ws_url = live.replace("http://", "ws://") + "/ws/online/lobby"
+        session = {"Cookie": f"emergo_session={cookie}"}
+        for url, headers, offer in (
+            (ws_url, bearer(token), None),
+            (f"{ws_url}?csrf={csrf}", session, None),
+            (ws_url, session, ["emergo", f"csrf.{csrf}"]),
+        ):
+            with ws_client.connect(
+                url, additional_headers=headers, origin=live, subprotocols=offer
+            ) as ws:
+                assert json.loads(ws.recv(timeout=5))["t"] == "seeks"
+    finally:
+        server.should_exit = True
+        thread.join(10)
+        for name in ("uvicorn", "emergo", "websockets"):
+            logging.getLogger(name).removeHandler(keep)
+    text = "\n".join(written)
+    assert "WebSocket /ws/online/lobby" in text and "cookie" in text.lower()  # it was written
+    for secret in (password, cookie, csrf, token, token[4:], form):
+        assert secret not in text
