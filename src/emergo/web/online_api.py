@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import AsyncIterator
+from datetime import UTC, datetime
 from typing import Any
 
 from starlette.requests import Request
@@ -20,6 +21,7 @@ from starlette.types import Receive, Scope, Send
 
 from emergo import record
 from emergo.board import Board
+from emergo.online.archive import ArchivedGame
 from emergo.online.chat import ROOMS, may_read
 from emergo.online.db import now
 from emergo.online.limits import Ticket
@@ -38,7 +40,13 @@ from emergo.web.online_auth import (
     row_id,
     site_of,
 )
-from emergo.web.online_json import game_full, game_state, summary
+from emergo.web.online_json import (
+    add_challenge_ratings,
+    add_game_ratings,
+    game_full,
+    game_state,
+    summary,
+)
 
 KEEP_ALIVE = 6.0
 """Seconds between keep-alive lines of an idle NDJSON stream (lichess: about 6)."""
@@ -156,7 +164,9 @@ async def seek_create(request: Request) -> Response:
 async def seeks(request: Request) -> Response:
     site = site_of(request)
     found = await asyncio.to_thread(site.challenges.seeks)
-    return JSONResponse({"seeks": [c.json(_base(request)) for c in found]})
+    out = [c.json(_base(request)) for c in found]
+    await asyncio.to_thread(add_challenge_ratings, site, out, now())
+    return JSONResponse({"seeks": out})
 
 
 async def challenges_mine(request: Request) -> Response:
@@ -164,7 +174,11 @@ async def challenges_mine(request: Request) -> Response:
     site = site_of(request)
     mine = await asyncio.to_thread(site.challenges.of_user, actor.user)
     base = _base(request)
-    return JSONResponse({k: [c.json(base) for c in v] for k, v in mine.items()})
+    out = {k: [c.json(base) for c in v] for k, v in mine.items()}
+    await asyncio.to_thread(
+        add_challenge_ratings, site, [c for v in out.values() for c in v], now()
+    )
+    return JSONResponse(out)
 
 
 async def challenge_show(request: Request) -> Response:
@@ -297,6 +311,7 @@ async def game_json(request: Request) -> Response:
     site = site_of(request)
     game = await _game(site, request.path_params["id"])
     out = game_full(game, now())
+    await asyncio.to_thread(add_game_ratings, site, out, game, now())
     color = game.seats.color_of(actor.user.id) if actor is not None else None
     out["you"] = None if color is None else ("white" if color else "black")
     return JSONResponse(out)
@@ -306,7 +321,8 @@ async def game_export(request: Request) -> Response:
     """``GET /game/export/{id}``: the game's record (docs/records.md)."""
     site = site_of(request)
     game = await _game(site, request.path_params["id"])
-    text = await asyncio.to_thread(record_text, game)
+    archived = await asyncio.to_thread(site.archive.one, game.id) if game.state.is_over else None
+    text = await asyncio.to_thread(record_text, game, archived, _base(request))
     return PlainTextResponse(
         text,
         media_type="application/x-emergo-record",
@@ -314,17 +330,31 @@ async def game_export(request: Request) -> Response:
     )
 
 
-def record_text(game: GameView) -> str:
-    """The record of a stored game: players, time control, moves, and how it ended."""
+def record_text(game: GameView, archived: ArchivedGame | None = None, base: str = "") -> str:
+    """The record of a stored game as lichess exports one: the event (rated or casual), the
+    game's address, its date and time (UTC), the players with their ratings before the game and
+    the change (a finished rated game), the time control, the moves and how it ended."""
     board: Board = game.state.board().copy()
+    started = datetime.fromtimestamp(game.created, UTC)
     tags = {
-        "Event": "emergo online",
-        "Site": game.id,
+        "Event": f"{'Rated' if game.rated else 'Casual'} {game.variant} {game.speed} game",
+        "Site": f"{base}/game/{game.id}" if base else game.id,
+        "Date": started.strftime("%Y.%m.%d"),
         "White": game.seats.white,
         "Black": game.seats.black,
+        "UTCDate": started.strftime("%Y.%m.%d"),
+        "UTCTime": started.strftime("%H:%M:%S"),
     }
-    if game.time_control:
-        tags["TimeControl"] = game.time_control
+    if archived is not None:
+        for side, rating, diff in (
+            ("White", archived.white_rating, archived.white_diff),
+            ("Black", archived.black_rating, archived.black_diff),
+        ):
+            if rating is not None:
+                tags[f"{side}Elo"] = str(rating)
+                if diff is not None:
+                    tags[f"{side}RatingDiff"] = f"{diff:+d}"
+    tags["TimeControl"] = game.time_control or "-"  # lichess's "-": no clock
     g = record.Game.from_board(board, **tags)
     outcome = game.state.outcome
     if outcome is not None and board.outcome() is None:

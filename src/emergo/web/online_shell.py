@@ -249,15 +249,6 @@ _GAME = """<section class="board-area" aria-label="Board">
 <div class="player" id="player-bottom"></div>
 <p id="status" class="status" role="status" aria-live="polite"></p>
 <p id="message" class="message" role="alert" aria-live="assertive"></p>
-<div class="row confirm" id="confirm" role="alertdialog" aria-labelledby="confirm-text" hidden>
-<span id="confirm-text"></span><button type="button" id="confirm-yes" class="danger">Yes</button>
-<button type="button" id="confirm-no">Cancel</button></div>
-<div class="row offer" id="offer" hidden><span id="offer-text"></span>
-<button type="button" id="offer-yes" class="primary">Accept</button>
-<button type="button" id="offer-no">Decline</button></div>
-<div class="row offer" id="claim" hidden><span id="claim-text"></span>
-<button type="button" id="claim-victory" class="primary">Claim the win</button>
-<button type="button" id="claim-draw">Call it a draw</button></div>
 <div class="nav" role="group" aria-label="Step through the moves">
 <button type="button" id="first" title="Start (Home)" aria-label="Start">&#x00AB;</button>
 <button type="button" id="back" title="Back (Left arrow)" aria-label="Back">&#x2039;</button>
@@ -271,13 +262,32 @@ _GAME = """<section class="board-area" aria-label="Board">
 <aside class="side">
 <section class="panel" id="game-panel" aria-labelledby="game-title">
 <h2 id="game-title">Game</h2><p id="game-info" class="note"></p>
+<div class="asks" aria-live="polite">
+<div class="row confirm" id="confirm" role="alertdialog" aria-labelledby="confirm-text" hidden>
+<span id="confirm-text"></span><button type="button" id="confirm-yes" class="danger">Yes</button>
+<button type="button" id="confirm-no">Cancel</button></div>
+<div class="row offer" id="offer" hidden><span id="offer-text"></span>
+<button type="button" id="offer-yes" class="primary">Accept</button>
+<button type="button" id="offer-no">Decline</button></div>
+<div class="row offer" id="claim" hidden><span id="claim-text"></span>
+<button type="button" id="claim-victory" class="primary">Claim the win</button>
+<button type="button" id="claim-draw">Call it a draw</button></div>
+<div class="row offer" id="rematch-offer" hidden><span id="rematch-text"></span>
+<button type="button" id="rematch-yes" class="primary">Accept</button>
+<button type="button" id="rematch-no">Decline</button></div>
+</div>
 <div class="row" id="game-controls" hidden>
 <button type="button" id="abort" hidden>Abort</button>
 <button type="button" id="takeback">Takeback</button>
 <button type="button" id="draw">Offer draw</button>
 <button type="button" id="resign">Resign</button></div>
 <div class="row game-over" id="game-over" hidden><strong id="game-over-text"></strong></div>
-<div class="row"><a id="download" class="button" hidden>Download the record</a></div>
+<div class="row after" id="after" hidden>
+<button type="button" id="rematch" class="primary">Rematch</button>
+<a id="new-opponent" class="button" href="/">New opponent</a></div>
+<div class="row"><a id="download" class="button" hidden
+title="The game's record: open it in emergo's analysis board (emergo serve, then Import)">
+Analyse: download the record</a></div>
 </section>
 <section class="panel" aria-labelledby="moves-title"><h2 id="moves-title">Moves</h2>
 <div id="moves" class="moves" role="list"></div><p id="result" class="result"></p></section>

@@ -60,7 +60,7 @@ from emergo.web.online_auth import (
     client_key,
     site_of,
 )
-from emergo.web.online_json import game_full, game_state
+from emergo.web.online_json import add_challenge_ratings, add_game_ratings, game_full, game_state
 from emergo.web.online_security import MAX_BODY
 
 log = logging.getLogger("emergo.web.online")
@@ -265,11 +265,13 @@ class GameSession:
         self.last_chat = max((x.id for x in lines), default=self.last_chat)
         self.sent_chat = [x.id for x in lines][-200:]
         self.player_chat = game.player_chat
+        full = game_full(game, now())
+        await asyncio.to_thread(add_game_ratings, site, full, game, now())
         self.out.send(
             {
                 "t": "full",
                 "v": game.version,
-                "game": game_full(game, now()),
+                "game": full,
                 "you": None if self.color is None else ("white" if self.color else "black"),
                 "chat": [x.json() for x in lines],
                 "playerChat": game.player_chat,
@@ -465,7 +467,9 @@ async def _lobby(ws: WebSocket, actor: Actor | None) -> None:
 
     async def seeks() -> None:
         found = await asyncio.to_thread(site.challenges.seeks)
-        out.send({"t": "seeks", "seeks": [c.json(base) for c in found]})
+        shown = [c.json(base) for c in found]
+        await asyncio.to_thread(add_challenge_ratings, site, shown, now())
+        out.send({"t": "seeks", "seeks": shown})
 
     async def push() -> None:
         last = await asyncio.to_thread(site_last_event, site, reader.user.id) if reader else 0

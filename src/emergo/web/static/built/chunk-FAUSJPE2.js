@@ -175,6 +175,15 @@ function personEl(person, profiles) {
     a.href = `/@/${encodeURIComponent(person.name)}`;
     box.append(a);
   } else box.append(el("span", "name-text", person.name));
+  if (typeof person.rating === "number") {
+    const rating = el("span", "rating", ` ${person.rating}${person.provisional ? "?" : ""}`);
+    if (person.provisional) rating.title = "provisional: too few rated games yet";
+    box.append(rating);
+  }
+  if (typeof person.ratingDiff === "number") {
+    const d = person.ratingDiff;
+    box.append(el("span", `rating-diff ${d > 0 ? "up" : d < 0 ? "down" : "same"}`, ` ${d > 0 ? "+" : d < 0 ? "−" : "±"}${Math.abs(d)}`));
+  }
   return box;
 }
 var socketPath = (path, data) => data.csrf ? `${path}?csrf=${encodeURIComponent(data.csrf)}` : path;
