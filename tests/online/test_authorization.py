@@ -169,4 +169,11 @@ def test_cookie_posts_need_the_origin_and_the_csrf_token(site, client, cast):
 
 
 def test_the_scopes():
-    assert SCOPES == ("board:play", "challenge:read", "challenge:write", "bot:play")
+    assert SCOPES == (
+        "board:play",
+        "challenge:read",
+        "challenge:write",
+        "bot:play",
+        "preference:read",
+        "preference:write",
+    )

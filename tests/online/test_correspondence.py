@@ -18,6 +18,7 @@ from emergo.clock import DAY
 from emergo.online import models as m
 from emergo.online.config import Config, Mail
 from emergo.online.site import Site
+from emergo.online.tokens import DEFAULT_SCOPES
 
 
 def corr_game(white: Player, black: Player, days: int = 1, **terms: Any) -> str:
@@ -315,7 +316,10 @@ def test_mail_at_once_as_a_digest_or_not_at_all(mail_site):
     site, inbox, client = mail_site
     people = {}
     for name in ("ann", "bob", "carol", "dave"):
-        _user, token = account(site, name)
+        user, _token = account(site, name)
+        token = site.tokens.create(
+            user.id, (*DEFAULT_SCOPES, "preference:read", "preference:write")
+        )
         people[name] = Player(client, name, token)
     ann, bob, carol, dave = people.values()
     ann.ok("/api/account/preferences", json={"email": "ann@example.org", "mail": "instant"})
@@ -358,6 +362,7 @@ def test_mail_at_once_as_a_digest_or_not_at_all(mail_site):
 
 def test_mail_settings_are_checked(site, players):
     ann, _bob = players
+    ann.headers = bearer(site.tokens.create(site.users.by_name("ann").id, ("preference:write",)))
     for data, message in (
         ({"email": "not an address", "mail": "instant"}, "not an e-mail address"),
         ({"email": "a@example.org, b@example.org", "mail": "instant"}, "not an e-mail"),

@@ -58,8 +58,8 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         action="append",
         default=None,
         metavar="SCOPE",
-        help="a scope (repeat): board:play, challenge:read, challenge:write, bot:play "
-        "(default the first three)",
+        help="a scope (repeat): board:play, challenge:read, challenge:write, bot:play, "
+        "preference:read, preference:write (default the first three)",
     )
     token.add_argument("--description", default="", help="what the token is for")
     listing = actions.add_parser("list-tokens", help="list an account's tokens")

@@ -18,6 +18,7 @@ seconds and ``clock.increment`` 0-180 for a live Fischer clock; ``days`` 1, 2, 3
 
 from __future__ import annotations
 
+import math
 import secrets
 import string
 from dataclasses import dataclass
@@ -40,7 +41,32 @@ COLORS = ("random", "white", "black")
 KINDS = ("direct", "seek", "link")
 MAX_OPEN = 50
 """Open challenges a user may have at once."""
+MAX_SEEKS = 5
+"""Of them, seeks in the lobby: the lobby shows the newest 200 seeks, which a few accounts
+could otherwise fill."""
 _ALPHABET = string.ascii_letters + string.digits
+DECLINE_REASONS = (
+    "generic",
+    "later",
+    "tooFast",
+    "tooSlow",
+    "timeControl",
+    "rated",
+    "casual",
+    "standard",
+    "variant",
+    "noBot",
+    "onlyBot",
+)
+"""lichess's decline reason keys: the only words a declined challenger is shown (any other
+text, in any case, is ``generic``, as lila's ``DeclineReason``): a decline carries no message
+of the decliner's own to the challenger's page."""
+_REASONS = {key.lower(): key for key in DECLINE_REASONS}
+
+
+def decline_reason(reason: Any) -> str:
+    """The reason key of a decline (lichess's, any case); ``generic`` for anything else."""
+    return _REASONS.get(reason.lower(), "generic") if isinstance(reason, str) else "generic"
 
 
 class ChallengeError(ValueError):
@@ -89,18 +115,21 @@ def _minutes(seconds: float) -> str:
     return {0.25: "¼", 0.5: "½", 0.75: "¾"}.get(value, f"{value:g}")
 
 
-def _number(data: dict[str, Any], key: str) -> float | None:
+def _number(data: dict[str, Any], key: str, label: str | None = None) -> float | None:
+    """The number of a field (JSON number or form text); a 400 naming the field (``label``)
+    for anything else: a word, NaN, infinity, ``1e400``, a JSON integer of 400 digits."""
+    label = label or key
     value = data.get(key)
     if value is None or value == "":
         return None
-    if isinstance(value, bool):
-        raise ChallengeError(f"{key} must be a number")
+    if isinstance(value, bool) or not isinstance(value, int | float | str):
+        raise ChallengeError(f"{label} must be a number")
     try:
         number = float(value)
-    except (TypeError, ValueError):
-        raise ChallengeError(f"{key} must be a number, not {str(value)[:20]!r}") from None
-    if number != number or number in (float("inf"), float("-inf")):
-        raise ChallengeError(f"{key} must be a number")
+    except (ValueError, OverflowError):
+        raise ChallengeError(f"{label} must be a number, not {str(value)[:20]!r}") from None
+    if not math.isfinite(number):
+        raise ChallengeError(f"{label} must be a finite number")
     return number
 
 
@@ -125,8 +154,9 @@ def terms_of(data: dict[str, Any]) -> Terms:
     limit = _number(data, "clock.limit")
     increment = _number(data, "clock.increment")
     if limit is None and isinstance(clock, dict):
-        limit = _number(clock, "limit")
-        increment = _number(clock, "increment") if increment is None else increment
+        limit = _number(clock, "limit", "clock.limit")
+        if increment is None:
+            increment = _number(clock, "increment", "clock.increment")
     days_value = _number(data, "days")
     if limit is not None or increment is not None:
         if days_value is not None:
@@ -277,17 +307,21 @@ class Challenges:
         expiry = LIVE_EXPIRY if terms.clock_limit is not None else CORRESPONDENCE_EXPIRY
         challenge_id = new_id()
         with self.db.write() as tx:
-            open_count = len(
+            kinds = (
                 tx.execute(
-                    select(m.challenges.c.id)
+                    select(m.challenges.c.kind)
                     .where(m.challenges.c.challenger_id == challenger.id)
                     .where(m.challenges.c.status == "created")
                     .where(m.challenges.c.expires > t)
                     .limit(MAX_OPEN + 1)
-                ).all()
+                )
+                .scalars()
+                .all()
             )
-            if open_count >= MAX_OPEN:
+            if len(kinds) >= MAX_OPEN:
                 raise ChallengeError(f"you have {MAX_OPEN} open challenges: cancel some", 429)
+            if kind == "seek" and kinds.count("seek") >= MAX_SEEKS:
+                raise ChallengeError(f"you have {MAX_SEEKS} seeks in the lobby: cancel some", 429)
             if (
                 dest is not None
                 and challenger.bot
@@ -394,7 +428,7 @@ class Challenges:
             tx.execute(
                 update(m.challenges)
                 .where(m.challenges.c.id == row.id)
-                .values(status="declined", decline_reason=str(reason)[:40])
+                .values(status="declined", decline_reason=decline_reason(reason))
             )
             user_event(
                 tx, row.challenger_id, {"type": "challengeDeclined", "challenge": {"id": row.id}}, t

@@ -12,6 +12,7 @@ with an older one is refused (409) instead of played on a position its sender ha
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from typing import Any
 
@@ -31,8 +32,23 @@ ACTIONS = (
     "claim-draw",
 )
 MAX_MOVE_TEXT = 200
-MAX_LAG = 5.0
-"""Reported lag above this is taken as this (the clock's quota bounds it further)."""
+MAX_LAG = 3.0
+"""Reported lag above this is taken as this, as scalachess's ``maxLagComp`` (3 s); the clock's
+quota bounds it further.  The client measures it: it is never trusted beyond that."""
+
+
+def _lag(lag: Any) -> float:
+    """The lag a client reported, in 0 .. :data:`MAX_LAG` seconds; a 400 :class:`GameError` for
+    anything but a finite number (NaN, ``1e400``, a JSON integer of 400 digits, a text)."""
+    if isinstance(lag, bool) or not isinstance(lag, int | float):
+        raise GameError("lag must be a number of seconds")
+    try:
+        seconds = float(lag)
+    except OverflowError:
+        seconds = math.inf
+    if not math.isfinite(seconds):
+        raise GameError(f"lag must be a finite number of seconds (0 to {MAX_LAG:g})")
+    return min(max(seconds, 0.0), MAX_LAG)
 
 
 def make_command(
@@ -54,9 +70,7 @@ def make_command(
         raise GameError(f"a move is a text of 1 to {MAX_MOVE_TEXT} characters")
     if version is not None and (isinstance(version, bool) or not isinstance(version, int)):
         raise GameError("version must be a whole number")
-    if isinstance(lag, bool) or not isinstance(lag, int | float) or not lag == lag:
-        raise GameError("lag must be a number of seconds")
-    lag = min(max(float(lag), 0.0), MAX_LAG)
+    lag = _lag(lag)
 
     def make(by: Color, game: GameView) -> rnd.Command:
         state = game.state

@@ -60,6 +60,12 @@ class Limits:
     """Chat lines a user sends a minute."""
     moves_per_second: int = 20
     """Commands a user sends to games a second, per server process."""
+    connections_per_client: int = 100
+    """WebSockets and NDJSON streams open at once for one user (anonymous: one address), per
+    server process; past it a stream is refused with 429 and a socket closed with 4429."""
+    socket_messages_per_10s: int = 50
+    """Messages one WebSocket may send in 10 seconds (lila-ws limits each connection so):
+    past it they are dropped, and a socket that goes on is closed with 4429."""
 
 
 @dataclass(frozen=True)

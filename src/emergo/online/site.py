@@ -26,7 +26,7 @@ from emergo.online.config import Config
 from emergo.online.correspondence import Correspondence
 from emergo.online.db import Database
 from emergo.online.housebots import Supervisor
-from emergo.online.limits import LocalLimiter, SharedLimiter
+from emergo.online.limits import Connections, LocalLimiter, SharedLimiter
 from emergo.online.notices import Mailer, Notices
 from emergo.online.presence import Presence
 from emergo.online.ratings import Ratings
@@ -54,6 +54,7 @@ class Site:
         self.tokens = Tokens(db)
         self.shared_limits = SharedLimiter(db)
         self.local_limits = LocalLimiter()
+        self.connections = Connections(config.limits.connections_per_client)
         self.rounds = Rounds(db)
         # issue 21: ratings, the archive, notices and mail, vacations, conditional moves
         self.ratings = Ratings(db)

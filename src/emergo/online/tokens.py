@@ -8,7 +8,11 @@ A token is ``emo_`` and 32 random URL-safe characters, shown once when it is mad
 * ``board:play`` -- play one's games with the Board API (stream, move, resign, draw, ...);
 * ``challenge:read`` -- read one's challenges and the event stream;
 * ``challenge:write`` -- make, accept, decline and cancel challenges;
-* ``bot:play`` -- the Bot API of issue 20 (a bot account's games).
+* ``bot:play`` -- the Bot API of issue 20 (a bot account's games);
+* ``preference:read`` -- read one's mail settings (the e-mail address: lichess's
+  ``email:read``/``preference:read``);
+* ``preference:write`` -- change them.  Without these a token given to a program (a board
+  app, a bot) can neither read the address nor send the notices elsewhere.
 """
 
 from __future__ import annotations
@@ -23,9 +27,20 @@ from emergo.online import models as m
 from emergo.online.db import Database, now
 from emergo.online.users import User, _user, hash_secret
 
-SCOPES = ("board:play", "challenge:read", "challenge:write", "bot:play")
+SCOPES = (
+    "board:play",
+    "challenge:read",
+    "challenge:write",
+    "bot:play",
+    "preference:read",
+    "preference:write",
+)
 DEFAULT_SCOPES = ("board:play", "challenge:read", "challenge:write")
 PREFIX = "emo_"
+MAX_TOKENS = 100
+"""Tokens an account may hold at once (each is a row: no one fills the database with them)."""
+MAX_ID = 2**31 - 1
+"""The largest token id (a 32-bit SQL integer)."""
 _TOUCH = 60.0  # last_used is written at most once a minute a token
 
 
@@ -77,6 +92,11 @@ class Tokens:
             raise TokenError("a token's description is at most 100 characters")
         token = PREFIX + secrets.token_urlsafe(24)
         with self.db.write() as tx:
+            held = tx.execute(
+                select(m.tokens.c.id).where(m.tokens.c.user_id == user_id).limit(MAX_TOKENS)
+            ).all()
+            if len(held) >= MAX_TOKENS:
+                raise TokenError(f"an account holds at most {MAX_TOKENS} tokens: revoke some")
             tx.execute(
                 insert(m.tokens).values(
                     user_id=user_id,
@@ -135,6 +155,8 @@ class Tokens:
 
     def revoke(self, token_id: int, user_id: int | None = None) -> bool:
         """Delete a token (of ``user_id`` only, when given); whether there was one."""
+        if not 1 <= token_id <= MAX_ID:  # no row has it, and a database refuses to compare it
+            return False
         query = delete(m.tokens).where(m.tokens.c.id == token_id)
         if user_id is not None:
             query = query.where(m.tokens.c.user_id == user_id)

@@ -17,17 +17,29 @@ from typing import Any
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, PlainTextResponse, Response, StreamingResponse
+from starlette.types import Receive, Scope, Send
 
 from emergo import record
 from emergo.board import Board
 from emergo.online.archive import ArchivedGame
 from emergo.online.chat import ROOMS, may_read
 from emergo.online.db import now
+from emergo.online.limits import Ticket
 from emergo.online.presence import BEAT
 from emergo.online.rounds import GameError, GameView
 from emergo.online.site import Site
 from emergo.online.tokens import check_scopes
-from emergo.web.online_auth import Actor, ApiError, actor_of, fields_of, require, site_of
+from emergo.web.online_auth import (
+    READ_SCOPES,
+    Actor,
+    ApiError,
+    actor_of,
+    client_key,
+    fields_of,
+    require,
+    row_id,
+    site_of,
+)
 from emergo.web.online_botrules import (
     SLOTS,
     is_bot_route,
@@ -113,10 +125,7 @@ async def token_revoke(request: Request) -> Response:
     actor = await require(request, fields=fields)
     if actor.via != "session":
         raise ApiError("tokens are revoked from the site (signed in) or emergo admin", 403)
-    try:
-        token_id = int(request.path_params["token_id"])
-    except ValueError:
-        raise ApiError("no such token", 404) from None
+    token_id = row_id(request.path_params["token_id"], "token")
     site = site_of(request)
     if not await asyncio.to_thread(site.tokens.revoke, token_id, actor.user.id):
         raise ApiError("no such token", 404)
@@ -369,14 +378,34 @@ def record_text(game: GameView, archived: ArchivedGame | None = None, base: str 
 # --- streams --------------------------------------------------------------------------------------
 
 
+class _Stream(StreamingResponse):
+    """An NDJSON stream that holds one of its client's connections (``[limits]
+    connections_per_client``) until it ends, however it ends."""
+
+    def __init__(self, content: AsyncIterator[bytes], ticket: Ticket) -> None:
+        super().__init__(content, media_type=NDJSON)
+        self.ticket = ticket
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            self.ticket.close()
+
+
+def _ticket(request: Request, actor: Actor | None) -> Ticket:
+    """A connection of the request's client, or a 429 (too many open)."""
+    return site_of(request).connections.open(client_key(request, actor))
+
+
 async def event_stream(request: Request) -> Response:
     """``GET /api/stream/event``: the user's challenges, game starts and game ends."""
     actor = await require(request)
-    if not actor.scopes & {"challenge:read", "board:play", "bot:play"}:
+    if not actor.scopes & READ_SCOPES:
         raise ApiError("this token lacks the scope challenge:read", 403)
     site = site_of(request)
     lines = SLOTS.stream(request, "event", _user_lines(site, actor, _base(request)))
-    return StreamingResponse(lines, media_type=NDJSON)
+    return _Stream(lines, _ticket(request, actor))
 
 
 async def _user_lines(site: Site, actor: Actor, base: str) -> AsyncIterator[bytes]:
@@ -437,7 +466,7 @@ async def board_game_stream(request: Request) -> Response:
     if game.seats.color_of(actor.user.id) is None:
         raise ApiError("you do not play this game: watch it at /api/stream/game/{id}", 403)
     lines = SLOTS.stream(request, f"game:{game.id}", game_lines(site, game, actor))
-    return StreamingResponse(lines, media_type=NDJSON)
+    return _Stream(lines, _ticket(request, actor))
 
 
 async def spectator_stream(request: Request) -> Response:
@@ -445,7 +474,7 @@ async def spectator_stream(request: Request) -> Response:
     actor = await actor_of(request)
     site = site_of(request)
     game = await _game(site, request.path_params["id"])
-    return StreamingResponse(game_lines(site, game, actor, spectator=True), media_type=NDJSON)
+    return _Stream(game_lines(site, game, actor, spectator=True), _ticket(request, actor))
 
 
 async def game_lines(

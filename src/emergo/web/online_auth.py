@@ -22,6 +22,7 @@ from __future__ import annotations
 import asyncio
 import hmac
 import json
+import re
 import secrets
 from dataclasses import dataclass
 from typing import Any
@@ -89,6 +90,41 @@ async def actor_of(conn: HTTPConnection) -> Actor | None:
     return None
 
 
+READ_SCOPES = frozenset({"challenge:read", "board:play", "bot:play"})
+"""Scopes any of which lets a token read its user's events (challenges, game starts): the
+event stream and the lobby socket's ``event`` messages."""
+MAX_ID = 2**31 - 1
+"""The largest row id a path may name (a 32-bit SQL integer)."""
+_ID = re.compile(r"[0-9]{1,10}")
+
+
+def same_secret(given: str | None, expected: str | None) -> bool:
+    """Whether a secret sent by a client is the expected one, in constant time: compared as
+    UTF-8 bytes (``hmac.compare_digest`` refuses ``str`` with non-ASCII characters: a client's
+    ``"é"`` must be a wrong token, not a crash)."""
+    if not isinstance(given, str) or not isinstance(expected, str) or not given or not expected:
+        return False
+    return hmac.compare_digest(
+        given.encode("utf-8", "surrogatepass"), expected.encode("utf-8", "surrogatepass")
+    )
+
+
+def row_id(text: str, what: str) -> int:
+    """A row id of a path (1 .. :data:`MAX_ID`); a 404 :class:`ApiError` for anything else
+    (a word, a sign, a number no column holds)."""
+    if not _ID.fullmatch(text) or not 1 <= int(text) <= MAX_ID:
+        raise ApiError(f"no such {what}", 404)
+    return int(text)
+
+
+def client_key(conn: HTTPConnection, actor: Actor | None) -> str:
+    """Whom a connection counts against (:class:`emergo.online.limits.Connections`): its user,
+    or its address when anonymous (with ``trust_proxy``, the one the proxy forwarded)."""
+    if actor is not None:
+        return f"user:{actor.user.id}"
+    return f"addr:{conn.client.host if conn.client is not None else '?'}"
+
+
 def same_origin(conn: HTTPConnection) -> bool:
     """The request says it comes from the site (the guard refused any other ``Origin``)."""
     return conn.headers.get("origin") is not None
@@ -101,7 +137,7 @@ def check_csrf(conn: HTTPConnection, actor: Actor, given: str | None) -> None:
         return
     if not same_origin(conn):
         raise ApiError("a request with the session cookie needs the site's Origin header", 403)
-    if not given or actor.csrf is None or not hmac.compare_digest(given, actor.csrf):
+    if not same_secret(given, actor.csrf):
         raise ApiError("missing or wrong CSRF token", 403)
 
 

@@ -438,8 +438,13 @@ def _issue_21(game: list[dict[str, Any]]) -> dict[str, Any]:
         },
         "/api/account/notifications/read": {"post": _op("mark your notices read", body=fields)},
         "/api/account/preferences": {
-            "get": _op("your mail settings", ok=_ANY, codes=[401, 403]),
-            "post": _op("change your mail settings", body=preferences, ok=_ANY),
+            "get": _op("your mail settings", ok=_ANY, codes=[401, 403], scope="preference:read"),
+            "post": _op(
+                "change your mail settings",
+                body=preferences,
+                ok=_ANY,
+                scope="preference:write",
+            ),
         },
         "/api/account/vacation": {
             "get": _op("your vacation", ok=_ANY, codes=[401, 403]),

@@ -30,6 +30,8 @@ from emergo.web.online_auth import (
     actor_of,
     check_csrf,
     fields_of,
+    row_id,
+    same_secret,
     site_of,
 )
 
@@ -112,8 +114,16 @@ def _check_form_csrf(request: Request, fields: dict[str, Any]) -> None:
     given = fields.get("csrf")
     if request.headers.get("origin") is None:
         raise ApiError("this form must be sent from the site (no Origin header)", 403)
-    if not cookie or not isinstance(given, str) or not secrets.compare_digest(cookie, given):
+    if not same_secret(given, cookie):
         raise ApiError("the form's CSRF token is missing or wrong: reload the page", 403)
+
+
+async def _end_old_session(request: Request) -> None:
+    """Signing in ends the session the browser had (a new session id every log-in: a cookie
+    planted or left before it is worth nothing after it)."""
+    old = request.cookies.get(COOKIE)
+    if old:
+        await asyncio.to_thread(site_of(request).users.close_session, old)
 
 
 def _signed_in(request: Request, cookie: str) -> Response:
@@ -146,6 +156,7 @@ async def signup_post(request: Request) -> Response:
         status = 429 if isinstance(err, RateLimited) else err.status
         body = _account_form("/signup", "Sign up", token, str(err), twice=True)
         return _page("Sign up", body, None, status)
+    await _end_old_session(request)
     cookie, _csrf = await asyncio.to_thread(site.users.open_session, user.id)
     return _signed_in(request, cookie)
 
@@ -166,6 +177,7 @@ async def login_post(request: Request) -> Response:
     if user is None:
         body = _account_form("/login", "Log in", token, "wrong name or password", twice=False)
         return _page("Log in", body, None, 401)
+    await _end_old_session(request)
     cookie, _csrf = await asyncio.to_thread(site.users.open_session, user.id)
     return _signed_in(request, cookie)
 
@@ -216,6 +228,8 @@ def _account_body(actor: Actor, tokens: list[Any], message: str = "", new_token:
             ("challenge:read", True),
             ("challenge:write", True),
             ("bot:play", False),
+            ("preference:read", False),
+            ("preference:write", False),
         )
     )
     return (
@@ -292,10 +306,7 @@ async def account_post(request: Request) -> Response:
 async def token_revoke_post(request: Request) -> Response:
     site = site_of(request)
     actor, _fields = await _session(request)
-    try:
-        token_id = int(request.path_params["token_id"])
-    except ValueError:
-        raise ApiError("no such token", 404) from None
+    token_id = row_id(request.path_params["token_id"], "token")
     await asyncio.to_thread(site.tokens.revoke, token_id, actor.user.id)
     return RedirectResponse("/account", status_code=303)
 

@@ -228,11 +228,11 @@ async def preferences(request: Request) -> Response:
     ``mail``: off, digest or instant)."""
     site = site_of(request)
     if request.method == "GET":
-        actor = await require(request)
+        actor = await require(request, "preference:read")
         settings = await asyncio.to_thread(site.notices.settings, actor.user.id)
         return JSONResponse(settings.json())
     fields = await fields_of(request)
-    actor = await require(request, fields=fields)
+    actor = await require(request, "preference:write", fields=fields)
     try:
         settings = await asyncio.to_thread(
             site.notices.set_settings,

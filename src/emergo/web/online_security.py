@@ -12,6 +12,8 @@ route:
   says it is served over TLS); ``Sec-Fetch-Site: cross-site`` is refused (a WebSocket from
   another site never opens);
 * request bodies above :data:`MAX_BODY` bytes are refused with 413;
+* the server's and the site's logs never show a cookie, a token or a CSRF token
+  (:class:`HideSecrets`, whatever the log level);
 * every response carries the local app's Content-Security-Policy (scripts, styles and
   connections from the site only, no inline code, no framing), but with ``form-action 'self'``:
   the sign-up, log-in and account pages are plain forms that post to the site; and its
@@ -21,6 +23,8 @@ route:
 from __future__ import annotations
 
 import json
+import logging
+import re
 from collections.abc import Iterable
 from typing import Any
 from urllib.parse import urlsplit
@@ -47,6 +51,48 @@ _HEADERS = [
 ]
 
 
+_SECRETS = (
+    # a header line of a handshake (the WebSocket library's debug log): its value
+    (
+        re.compile(
+            r"(?i)\b(cookie|set-cookie|authorization|sec-websocket-protocol)(\s*:\s*)[^\r\n]*"
+        ),
+        r"\1\2[hidden]",
+    ),
+    # a CSRF token in a path (``?csrf=``, older pages), a personal token anywhere
+    (re.compile(r"(?i)\bcsrf=[^&\s\"']+"), "csrf=[hidden]"),
+    (re.compile(r"\bemo_[A-Za-z0-9_-]+"), "emo_[hidden]"),
+)
+LOGGERS = ("uvicorn.error", "uvicorn.access", "websockets.server", "emergo")
+"""The loggers :class:`HideSecrets` guards: the server's (uvicorn writes a socket's path at
+info level, its WebSocket library every handshake header at debug level) and the site's."""
+
+
+class HideSecrets(logging.Filter):
+    """A log filter that hides cookies, authorization headers, CSRF tokens and personal tokens
+    in what is written (an operator may turn on debug logging: the secrets stay out of it)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        try:
+            message = record.getMessage()
+        except Exception:  # a record that does not format: left to the handler to say so
+            return True
+        hidden = message
+        for pattern, replacement in _SECRETS:
+            hidden = pattern.sub(replacement, hidden)
+        if hidden != message:
+            record.msg, record.args = hidden, None
+        return True
+
+
+def hide_secrets_in_logs() -> None:
+    """Install :class:`HideSecrets` on :data:`LOGGERS` (once)."""
+    for name in LOGGERS:
+        logger = logging.getLogger(name)
+        if not any(isinstance(f, HideSecrets) for f in logger.filters):
+            logger.addFilter(HideSecrets())
+
+
 def headers_of(scope: Scope) -> dict[str, str]:
     out: dict[str, str] = {}
     for key, value in scope.get("headers", []):
@@ -61,6 +107,7 @@ class OnlineGuard:
         self.app = app
         self.hosts = LOCAL_HOSTS | {h.lower().strip("[]") for h in hosts}
         self.https = https
+        hide_secrets_in_logs()
 
     def origin_ok(self, origin: str, host_header: str) -> bool:
         """Whether ``origin`` is the site's own, reached as ``host_header``."""

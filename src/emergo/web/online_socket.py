@@ -23,8 +23,10 @@ Only the game's players may send commands; a spectator's gets a 403 ``error``.
 the lobby changes, and (signed in) ``{"t": "event", "event": ...}``: the lines of
 ``/api/stream/event``.  Lobby actions are HTTP (``POST /api/lobby/seek`` ...).
 
-A session-cookie socket must come from the site (``Origin``) with the session's CSRF token as
-``?csrf=``; a token socket sends ``Authorization: Bearer``.  Each socket has a bounded send
+A session-cookie socket must come from the site (``Origin``) with the session's CSRF token,
+offered as the subprotocol ``csrf.TOKEN`` beside ``emergo`` (the server chooses ``emergo``), or
+as ``?csrf=`` (a URL, which access logs write: older pages); a token socket sends
+``Authorization: Bearer``.  Each socket has a bounded send
 queue (:data:`SEND_QUEUE` messages): a client that does not read is dropped (close code 4008),
 never holding up the others.
 """
@@ -44,12 +46,20 @@ from emergo.online.challenges import ChallengeError
 from emergo.online.chat import ChatError
 from emergo.online.commands import ACTIONS
 from emergo.online.db import now
-from emergo.online.limits import RateLimited
+from emergo.online.limits import Credits, RateLimited, Ticket
 from emergo.online.presence import BEAT
 from emergo.online.rounds import GameError, GameView
 from emergo.online.site import Site
 from emergo.web.online_api import _gone_line, _rooms, site_events_after, site_last_event
-from emergo.web.online_auth import Actor, ApiError, actor_of, check_csrf, site_of
+from emergo.web.online_auth import (
+    READ_SCOPES,
+    Actor,
+    ApiError,
+    actor_of,
+    check_csrf,
+    client_key,
+    site_of,
+)
 from emergo.web.online_json import add_challenge_ratings, add_game_ratings, game_full, game_state
 from emergo.web.online_security import MAX_BODY
 
@@ -58,6 +68,10 @@ log = logging.getLogger("emergo.web.online")
 SEND_QUEUE = 256
 """Messages waiting for one slow client before it is dropped."""
 CLOSE_TOO_SLOW = 4008
+CLOSE_TOO_MANY = 4429
+"""Close code: too many sockets and streams open for this client, or a flood of messages."""
+CREDIT_SECONDS = 10.0
+"""The window of ``[limits] socket_messages_per_10s``."""
 
 
 class Outbox:
@@ -96,16 +110,57 @@ class Outbox:
                 await asyncio.wait_for(self.ws.close(code, reason), 1.0)
 
 
+PROTOCOL = "emergo"
+"""The subprotocol the site's sockets speak; a page offers it with ``csrf.TOKEN``."""
+_CSRF_PROTOCOL = "csrf."
+
+
+def _offered(ws: WebSocket) -> list[str]:
+    header = ws.headers.get("sec-websocket-protocol", "")
+    return [p.strip() for p in header.split(",") if p.strip()]
+
+
+def _csrf_of(ws: WebSocket) -> str | None:
+    """The CSRF token of a cookie socket: offered as the subprotocol ``csrf.TOKEN`` (a header,
+    which no access log writes), or ``?csrf=TOKEN`` (older pages: the URL, which proxies log)."""
+    for protocol in _offered(ws):
+        if protocol.startswith(_CSRF_PROTOCOL):
+            return protocol[len(_CSRF_PROTOCOL) :]
+    return ws.query_params.get("csrf")
+
+
+async def _accept(ws: WebSocket) -> None:
+    """Accept the socket, choosing :data:`PROTOCOL` when the client offered subprotocols (a
+    browser closes a socket whose server chose none of those it offered)."""
+    await ws.accept(subprotocol=PROTOCOL if _offered(ws) else None)
+
+
 async def _authenticate(ws: WebSocket) -> Actor | None:
     """The socket's user (None: anonymous), or it is closed with 4401/4403 and None raised."""
     actor = await actor_of(ws)
     if actor is not None:
-        check_csrf(ws, actor, ws.query_params.get("csrf"))
+        check_csrf(ws, actor, _csrf_of(ws))
     return actor
 
 
 async def _refuse(ws: WebSocket, error: ApiError) -> None:
     await ws.close(4000 + error.status, str(error)[:120])
+
+
+async def _connection(ws: WebSocket, actor: Actor | None) -> Ticket | None:
+    """One of the client's connections (``[limits] connections_per_client``); past the limit
+    the socket is accepted and closed at once with 4429, so that a page sees the code (a
+    refused handshake shows a browser nothing), and None returned."""
+    try:
+        return site_of(ws).connections.open(client_key(ws, actor))
+    except RateLimited as e:
+        await _accept(ws)
+        await ws.close(CLOSE_TOO_MANY, str(e)[:120])
+        return None
+
+
+def _credits(ws: WebSocket) -> Credits:
+    return Credits(site_of(ws).config.limits.socket_messages_per_10s, CREDIT_SECONDS)
 
 
 def _error(e: Exception) -> tuple[int, str]:
@@ -128,9 +183,13 @@ async def game_socket(ws: WebSocket) -> None:
     if game is None:
         await ws.close(4404, "no such game")
         return
-    await ws.accept()
-    session = GameSession(site, ws, game, actor)
-    await session.run()
+    ticket = await _connection(ws, actor)
+    if ticket is None:
+        return
+    with ticket:
+        await _accept(ws)
+        session = GameSession(site, ws, game, actor)
+        await session.run()
 
 
 class GameSession:
@@ -149,6 +208,8 @@ class GameSession:
         self.gone: bool | None = None
         self.crowd = -1
         self.out = Outbox(ws)
+        self.credits = _credits(ws)
+        self.flooded = False
 
     @property
     def player(self) -> bool:
@@ -186,7 +247,10 @@ class GameSession:
             else:
                 site.presence.watch(game_id, -1)
             slow = self.out.dropped.is_set() and self.ws.client_state == WebSocketState.CONNECTED
-            await self.out.close(CLOSE_TOO_SLOW if slow else 1000, "too slow" if slow else "")
+            if self.flooded:
+                await self.out.close(CLOSE_TOO_MANY, "too many messages")
+            else:
+                await self.out.close(CLOSE_TOO_SLOW if slow else 1000, "too slow" if slow else "")
 
     async def send_full(self) -> None:
         site = self.site
@@ -293,7 +357,15 @@ class GameSession:
                 raw = await self.ws.receive_text()
             except (WebSocketDisconnect, RuntimeError, KeyError):
                 return
-            await self.handle(raw)
+            over = self.credits.take()
+            if over == 0:
+                await self.handle(raw)
+            elif over == 1:  # the first over the limit is answered, the next ones dropped
+                retry = RateLimited("messages on this socket", self.credits.retry_after())
+                self.out.send({"t": "error", "id": None, "error": str(retry), "status": 429})
+            elif over >= self.credits.limit:
+                self.flooded = True
+                return
 
     async def handle(self, raw: str) -> None:
         """One client message: answered, never a crash of the socket."""
@@ -332,6 +404,8 @@ class GameSession:
         site, actor = self.site, self.actor
         if actor is None:
             raise GameError("sign in to play or chat", 401)
+        if kind in ("chat", "chat-room"):
+            _may_play(actor)
         if kind == "chat":
             await asyncio.to_thread(
                 site.say, self.game.id, actor.user, data.get("room", "player"), data.get("text")
@@ -347,6 +421,7 @@ class GameSession:
             raise GameError(f"unknown message type {str(kind)[:40]!r}")
         if not self.player:
             raise GameError("spectators only watch", 403)
+        _may_play(actor)
         fields: dict[str, Any] = {"version": data.get("v")}
         if kind == "move":
             fields.update(
@@ -357,16 +432,36 @@ class GameSession:
         await asyncio.to_thread(site.play, self.game.id, actor.user, kind, **fields)
 
 
+def _may_play(actor: Actor) -> None:
+    """A token socket acts (moves, offers, chat) only with ``board:play``, as the Board API's
+    HTTP endpoints: a 403 ``error`` otherwise (a session has every scope)."""
+    if "board:play" not in actor.scopes:
+        raise GameError("this token lacks the scope board:play", 403)
+
+
 async def lobby_socket(ws: WebSocket) -> None:
-    site = site_of(ws)
     try:
         actor = await _authenticate(ws)
     except ApiError as e:
         await _refuse(ws, e)
         return
-    await ws.accept()
+    ticket = await _connection(ws, actor)
+    if ticket is None:
+        return
+    with ticket:
+        await _lobby(ws, actor)
+
+
+async def _lobby(ws: WebSocket, actor: Actor | None) -> None:
+    site = site_of(ws)
+    await _accept(ws)
     out = Outbox(ws)
-    topics = ["lobby"] + ([f"u:{actor.user.id}"] if actor is not None else [])
+    credits = _credits(ws)
+    flooded = False
+    # a token without a read scope sees the public seeks only, as anonymous (the event stream
+    # refuses it): its user's challenges are private
+    reader = actor if actor is not None and actor.scopes & READ_SCOPES else None
+    topics = ["lobby"] + ([f"u:{reader.user.id}"] if reader is not None else [])
     sub = site.bus.subscribe(*topics)
     base = str(ws.base_url).replace("ws", "http", 1).rstrip("/")
 
@@ -377,26 +472,31 @@ async def lobby_socket(ws: WebSocket) -> None:
         out.send({"t": "seeks", "seeks": shown})
 
     async def push() -> None:
-        last = await asyncio.to_thread(site_last_event, site, actor.user.id) if actor else 0
+        last = await asyncio.to_thread(site_last_event, site, reader.user.id) if reader else 0
         await seeks()
         while True:
             woke = await sub.wait(30.0)
             fired = sub.take() if woke else {}
             if "lobby" in fired or not woke:
                 await seeks()
-            if actor is not None and f"u:{actor.user.id}" in fired:
-                events = await asyncio.to_thread(site_events_after, site, actor.user.id, last)
+            if reader is not None and f"u:{reader.user.id}" in fired:
+                events = await asyncio.to_thread(site_events_after, site, reader.user.id, last)
                 for event_id, data in events:
                     last = event_id
                     out.send({"t": "event", "event": data})
 
     async def receive() -> None:
+        nonlocal flooded
         while True:
             try:
                 raw = await ws.receive_text()
             except (WebSocketDisconnect, RuntimeError, KeyError):
                 return
-            if raw.strip() in ('{"t":"ping"}', '{"t": "ping"}'):
+            over = credits.take()
+            if over >= credits.limit:
+                flooded = True
+                return
+            if over == 0 and raw.strip() in ('{"t":"ping"}', '{"t": "ping"}'):
                 out.send({"t": "pong"})
 
     loop = asyncio.get_running_loop()
@@ -415,4 +515,7 @@ async def lobby_socket(ws: WebSocket) -> None:
                 await task
         sub.close()
         slow = out.dropped.is_set()
-        await out.close(CLOSE_TOO_SLOW if slow else 1000, "too slow" if slow else "")
+        if flooded:
+            await out.close(CLOSE_TOO_MANY, "too many messages")
+        else:
+            await out.close(CLOSE_TOO_SLOW if slow else 1000, "too slow" if slow else "")

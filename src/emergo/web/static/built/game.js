@@ -19,7 +19,7 @@ import {
   title,
   variantName,
   whiteMoves
-} from "./chunk-WTNFBPOJ.js";
+} from "./chunk-F6EPSW5N.js";
 import {
   $,
   api,

@@ -6,7 +6,7 @@ import {
   timeControlText,
   title,
   variantName
-} from "./chunk-WTNFBPOJ.js";
+} from "./chunk-F6EPSW5N.js";
 import {
   $,
   api,

@@ -63,5 +63,5 @@ export function personEl(person, profiles) {
   return box;
 }
 
-/** The socket address of a signed-in page: the CSRF token as `?csrf=`. @param {string} path @param {PageData} data */
+/** The socket address of a signed-in page: the CSRF token as `?csrf=` (which the Socket sends as a subprotocol, not in the URL: socket.js's `socketTarget`). @param {string} path @param {PageData} data */
 export const socketPath = (path, data) => (data.csrf ? `${path}?csrf=${encodeURIComponent(data.csrf)}` : path);

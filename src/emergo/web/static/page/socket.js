@@ -25,6 +25,24 @@
 export const socketUrl = (path) => `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}${path}`;
 
 /**
+ * Where a socket connects (pure): its path, and the subprotocols it offers. A `?csrf=` token in
+ * the path (the online site's signed-in pages) travels as the subprotocol `csrf.TOKEN` beside
+ * `emergo`, in a header, never in the URL: proxies and servers write URLs to their access logs.
+ * @param {string} path
+ * @returns {{path: string, protocols: string[]|undefined}}
+ */
+export function socketTarget(path) {
+  const at = path.indexOf("?");
+  if (at < 0) return {path, protocols: undefined};
+  const params = new URLSearchParams(path.slice(at + 1));
+  const csrf = params.get("csrf");
+  if (!csrf) return {path, protocols: undefined};
+  params.delete("csrf");
+  const rest = params.toString();
+  return {path: path.slice(0, at) + (rest ? `?${rest}` : ""), protocols: ["emergo", `csrf.${csrf}`]};
+}
+
+/**
  * The version rule (pure): what to do with a message, given the highest version seen.
  * @param {any} msg @param {number} known @param {(msg: any) => boolean} isState
  * @param {(msg: any) => unknown} [versionOf] where a message holds its version
@@ -58,7 +76,8 @@ export class Socket {
 
   /** @returns {Promise<void>} */
   open() {
-    const ws = new WebSocket(socketUrl(this.path));
+    const target = socketTarget(this.path);
+    const ws = new WebSocket(socketUrl(target.path), target.protocols);
     this.ws = ws;
     this.resyncing = false;
     const isState = this.options.isState || ((/** @type {any} */ m) => m.type === "state");

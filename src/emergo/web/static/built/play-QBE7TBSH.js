@@ -29,7 +29,7 @@ import {
   settings,
   statusText,
   title
-} from "./chunk-EWDZAAPP.js";
+} from "./chunk-I3XUVTLX.js";
 
 // ../../src/emergo/web/static/page/play.js
 var PlayController = class {

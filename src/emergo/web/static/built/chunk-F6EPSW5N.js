@@ -1,6 +1,16 @@
 // Built from static/page/ and static/board/ by tools/web-check/build.mjs: do not edit.
 // ../../src/emergo/web/static/page/socket.js
 var socketUrl = (path) => `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}${path}`;
+function socketTarget(path) {
+  const at = path.indexOf("?");
+  if (at < 0) return { path, protocols: void 0 };
+  const params = new URLSearchParams(path.slice(at + 1));
+  const csrf = params.get("csrf");
+  if (!csrf) return { path, protocols: void 0 };
+  params.delete("csrf");
+  const rest = params.toString();
+  return { path: path.slice(0, at) + (rest ? `?${rest}` : ""), protocols: ["emergo", `csrf.${csrf}`] };
+}
 function versionCheck(msg, known, isState, versionOf = (m) => m?.version, dedupe = false) {
   const version = versionOf(msg);
   if (typeof version !== "number" || known < 0) return "take";
@@ -22,7 +32,8 @@ var Socket = class {
   }
   /** @returns {Promise<void>} */
   open() {
-    const ws = new WebSocket(socketUrl(this.path));
+    const target = socketTarget(this.path);
+    const ws = new WebSocket(socketUrl(target.path), target.protocols);
     this.ws = ws;
     this.resyncing = false;
     const isState = this.options.isState || ((m) => m.type === "state");
