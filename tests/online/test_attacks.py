@@ -314,10 +314,12 @@ def test_one_client_cannot_open_more_than_its_connections(site, live):
         wait_for(lambda: site.connections.count("addr:127.0.0.1") == 2, what="the release")
         with ws_client.connect(url) as again:
             assert json.loads(again.recv(timeout=5))["t"] == "full"
-        # a user's streams count too, and are given back when they end
+        # a user's streams count too, and are given back when they end (a token of its own for
+        # each: a token holds one event stream at a time, issue 20's limit)
+        tokens = [ann] + [site.tokens.create(_a.id) for _ in range(3)]
         streams = [
-            httpx.stream("GET", f"{live}/api/stream/event", headers=bearer(ann), timeout=10)
-            for _ in range(4)
+            httpx.stream("GET", f"{live}/api/stream/event", headers=bearer(t), timeout=10)
+            for t in tokens
         ]
         statuses = []
         for s in streams:
