@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -20,7 +21,7 @@ from starlette.responses import JSONResponse, PlainTextResponse, Response, Strea
 from emergo import record
 from emergo.board import Board
 from emergo.online.chat import ROOMS, may_read
-from emergo.online.db import now
+from emergo.online.db import now, unavailable
 from emergo.online.presence import BEAT
 from emergo.online.rounds import GameError, GameView
 from emergo.online.site import Site
@@ -28,6 +29,7 @@ from emergo.online.tokens import check_scopes
 from emergo.web.online_auth import Actor, ApiError, actor_of, fields_of, require, site_of
 from emergo.web.online_json import game_full, game_state, summary
 
+log = logging.getLogger("emergo.web.online")
 KEEP_ALIVE = 6.0
 """Seconds between keep-alive lines of an idle NDJSON stream (lichess: about 6)."""
 NDJSON = "application/x-ndjson"
@@ -333,7 +335,19 @@ async def event_stream(request: Request) -> Response:
     if not actor.scopes & {"challenge:read", "board:play", "bot:play"}:
         raise ApiError("this token lacks the scope challenge:read", 403)
     site = site_of(request)
-    return StreamingResponse(_user_lines(site, actor, _base(request)), media_type=NDJSON)
+    return StreamingResponse(_ending(_user_lines(site, actor, _base(request))), media_type=NDJSON)
+
+
+async def _ending(lines: AsyncIterator[bytes]) -> AsyncIterator[bytes]:
+    """A stream's lines; when the database stops answering the stream ends (the client opens
+    it again and gets the whole state), never with a traceback."""
+    try:
+        async for line in lines:
+            yield line
+    except Exception as e:
+        if not unavailable(e):
+            raise
+        log.warning("a stream ended: the database did not answer (%s)", type(e).__name__)
 
 
 async def _user_lines(site: Site, actor: Actor, base: str) -> AsyncIterator[bytes]:
@@ -392,7 +406,7 @@ async def board_game_stream(request: Request) -> Response:
     game = await _game(site, request.path_params["id"])
     if game.seats.color_of(actor.user.id) is None:
         raise ApiError("you do not play this game: watch it at /api/stream/game/{id}", 403)
-    return StreamingResponse(game_lines(site, game, actor), media_type=NDJSON)
+    return StreamingResponse(_ending(game_lines(site, game, actor)), media_type=NDJSON)
 
 
 async def spectator_stream(request: Request) -> Response:
@@ -400,7 +414,9 @@ async def spectator_stream(request: Request) -> Response:
     actor = await actor_of(request)
     site = site_of(request)
     game = await _game(site, request.path_params["id"])
-    return StreamingResponse(game_lines(site, game, actor, spectator=True), media_type=NDJSON)
+    return StreamingResponse(
+        _ending(game_lines(site, game, actor, spectator=True)), media_type=NDJSON
+    )
 
 
 async def game_lines(

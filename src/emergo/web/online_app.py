@@ -8,12 +8,14 @@ the Board API), :mod:`emergo.web.online_socket` (WebSockets) and :mod:`emergo.we
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
+from sqlalchemy import exc as sql_exc
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
@@ -23,6 +25,7 @@ from starlette.staticfiles import StaticFiles
 from emergo import round as rnd
 from emergo.online.challenges import ChallengeError
 from emergo.online.chat import ChatError
+from emergo.online.db import RETRY_AFTER, unavailable
 from emergo.online.limits import RateLimited
 from emergo.online.rounds import GameError
 from emergo.online.site import Site
@@ -41,6 +44,24 @@ from emergo.web.online_security import OnlineGuard
 
 log = logging.getLogger("emergo.web.online")
 STATIC = Path(__file__).with_name("static")
+HEALTH_TIMEOUT = 3.0
+"""Seconds the health check waits for the database before it says 503."""
+
+
+async def health(request: Request) -> Response:
+    """``GET /api/health``: 200 when this process is up and its database answers, else 503
+    (a balancer or a monitor takes the process out meanwhile)."""
+    site: Site = request.app.state.site
+    try:
+        await asyncio.wait_for(asyncio.to_thread(site.db.ping), HEALTH_TIMEOUT)
+    except Exception as e:  # any failure to answer is "not healthy"
+        reason = "timed out" if isinstance(e, TimeoutError) else type(e).__name__
+        return JSONResponse(
+            {"ok": False, "db": False, "error": f"the database does not answer ({reason})"},
+            status_code=503,
+            headers={"retry-after": str(RETRY_AFTER), "cache-control": "no-store"},
+        )
+    return JSONResponse({"ok": True, "db": True}, headers={"cache-control": "no-store"})
 
 
 def words(path: str, endpoint: Any, methods: list[str], **allowed: set[str]) -> Route:
@@ -146,7 +167,7 @@ ROUTES: list[BaseRoute] = [
     Route("/api/geometry", board.geometry_json, methods=["GET"]),
     Route("/api/position", board.position_json, methods=["GET"]),
     Route("/api/openapi.json", openapi, methods=["GET"]),
-    Route("/api/health", lambda request: JSONResponse({"ok": True}), methods=["GET"]),
+    Route("/api/health", health, methods=["GET"]),
     # sockets
     WebSocketRoute("/ws/online/game/{id}", sockets.game_socket),
     WebSocketRoute("/ws/online/lobby", sockets.lobby_socket),
@@ -170,6 +191,19 @@ async def _handle(request: Request, exc: Exception) -> Response:
         return _error(exc.status, str(exc))
     if isinstance(exc, rnd.RoundError | TokenError):
         return _error(400, str(exc))
+    if unavailable(exc):
+        # the database is away or stalled: nothing was committed, the client may retry
+        log.warning(
+            "the database did not answer %s %s: %s",
+            request.method,
+            request.url.path,
+            type(exc).__name__,
+        )
+        return _error(
+            503,
+            "the database is not answering: try again in a few seconds",
+            {"retry-after": str(RETRY_AFTER)},
+        )
     log.exception("unexpected error on %s %s", request.method, request.url.path)
     return _error(500, "the server failed on this request (it is logged)")
 
@@ -199,6 +233,10 @@ def create_online_app(site: Site, *, start: bool = True) -> Any:
             AccountError,
             rnd.RoundError,
             TokenError,
+            # the database away: handled here (503), not by the server-error middleware, which
+            # would print a traceback after the answer
+            sql_exc.DBAPIError,
+            sql_exc.TimeoutError,
             Exception,
         )
     }
