@@ -90,7 +90,9 @@ def test_backup_while_the_server_plays_then_restore(tmp_path):
         assert admin(str(db), "backup", str(copies[0]), "--force").returncode == 0
         # the restore refuses a database that a server serves
         done = admin(str(db), "restore", str(copies[1]))
-        assert done.returncode == 1 and "in use" in done.stderr and "Stop every server" in done.stderr
+        assert (
+            done.returncode == 1 and "in use" in done.stderr and "Stop every server" in done.stderr
+        )
         assert "Traceback" not in done.stderr
     finally:
         stop.set()
