@@ -27,7 +27,7 @@ import pytest
 from tests.online.conftest import pg_database
 from tests.online.helpers import wait_for
 from tests.online.pg import free_port
-from tests.web.conftest import browser  # noqa: F401 - the fixture
+from tests.web.conftest import browser as browser  # the fixture
 
 import emergo.web
 from emergo.online.challenges import Terms
@@ -107,7 +107,9 @@ class Deployment:
             render(
                 (DEPLOY / "emergo.toml").read_text(),
                 {
-                    'db = "postgresql://emergo@/emergo?host=/var/run/postgresql"': f'db = "{db_url}"',
+                    'db = "postgresql://emergo@/emergo?host=/var/run/postgresql"': (
+                        f'db = "{db_url}"'
+                    ),
                     'allow_hosts = ["play.example.org"]': 'allow_hosts = ["127.0.0.1"]',
                     "login_per_minute = 10": "login_per_minute = 1000",
                     "moves_per_second = 20": "moves_per_second = 10000",
@@ -120,8 +122,8 @@ class Deployment:
         site = render(
             (DEPLOY / "nginx" / "emergo.conf").read_text(),
             {
-                "server 127.0.0.1:8001 max_fails=0;": f"server 127.0.0.1:{self.ports[0]} max_fails=0;",
-                "server 127.0.0.1:8002 max_fails=0;": f"server 127.0.0.1:{self.ports[1]} max_fails=0;",
+                "127.0.0.1:8001 max_fails=0;": f"127.0.0.1:{self.ports[0]} max_fails=0;",
+                "127.0.0.1:8002 max_fails=0;": f"127.0.0.1:{self.ports[1]} max_fails=0;",
                 "listen 80;": f"listen 127.0.0.1:{self.http_port};",
                 "    listen [::]:80;\n": "",
                 "listen 443 ssl http2;": f"listen 127.0.0.1:{self.https_port} ssl http2;",
@@ -203,10 +205,10 @@ def deployment(pg: Any, tmp_path: Path) -> Iterator[Deployment]:
 class Person:
     """One browser context through nginx (HTTPS with the test's own certificate)."""
 
-    def __init__(self, browser: Any, url: str, name: str) -> None:
+    def __init__(self, chromium: Any, url: str, name: str) -> None:
         self.url = url
         self.name = name
-        self.context = browser.new_context(
+        self.context = chromium.new_context(
             viewport={"width": 1280, "height": 800}, ignore_https_errors=True
         )
         # count the page's sockets opened (a reconnection opens a new one); no animation
@@ -262,7 +264,10 @@ def test_nginx_config_passes_and_serves_tls_redirect_static_and_health(deploymen
         web.stop()
 
 
-def test_a_browser_game_through_nginx_survives_the_kill_of_a_web_process(browser, deployment):
+def test_a_browser_game_through_nginx_survives_the_kill_of_a_web_process(
+    browser,
+    deployment,
+):
     d = deployment
     site = Site.open(Config(db=_db_of(d.config), argon2_time_cost=1))
     try:
