@@ -335,3 +335,39 @@ def _db_of(config: Path) -> str:
     db = load(config).db
     assert db is not None
     return db
+
+
+def test_an_upgrade_the_server_refuses_an_old_schema_until_migrate(pg, tmp_path):
+    """docs/deploy.md's upgrade: a new server on a database of the previous schema refuses to
+    start, saying what to run; ``emergo admin migrate`` (emergo-migrate.service) brings it up,
+    then the server starts."""
+    from alembic import command
+    from alembic.config import Config as AlembicConfig
+
+    from emergo.online import db as online_db
+
+    url = pg.create_database("upgrade")
+    old = online_db.Database(url)
+    alembic = AlembicConfig()
+    alembic.set_main_option(
+        "script_location", str(Path(online_db.__file__).with_name("migrations"))
+    )
+    with old.engine.begin() as connection:
+        alembic.attributes["connection"] = connection
+        command.upgrade(alembic, "0001")
+    old.close()
+    port = free_port()
+    serve = [sys.executable, "-m", "emergo", "serve", "--online", "--db", url]
+    done = subprocess.run(
+        [*serve, "--port", str(port), "--no-browser"], capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 1, done.stderr
+    assert f"is at schema 0001, this server needs {online_db.SCHEMA_HEAD}" in done.stderr
+    assert "run `emergo admin migrate" in done.stderr and "Traceback" not in done.stderr
+    migrate = [sys.executable, "-m", "emergo", "admin", "--db", url, "migrate"]
+    done = subprocess.run(migrate, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0
+    assert f"migrated the database from schema 0001 to {online_db.SCHEMA_HEAD}" in done.stdout
+    (tmp_path / "emergo.toml").write_text(f'[server]\ndb = "{url}"\n')
+    web = WebProcess(tmp_path / "emergo.toml", port, tmp_path / "web.log")  # starts: health 200
+    web.stop()
