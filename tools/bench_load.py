@@ -96,6 +96,7 @@ class Player:
         headers = {"Authorization": f"Bearer {self.token}"}
         async with connect(self.url, additional_headers=headers, ssl=ssl, max_size=2**20) as ws:
             version = 0
+            resigned = False
             async for raw in ws:
                 now = time.perf_counter()
                 message = json.loads(raw)
@@ -120,8 +121,9 @@ class Player:
                         self.stats.games_finished += 1
                     return
                 if stop.is_set():
-                    if self.color == "white":
-                        await ws.send(json.dumps({"t": "resign", "v": version}))
+                    if self.color == "white" and not resigned:  # never stale: no version
+                        await ws.send(json.dumps({"t": "resign"}))
+                        resigned = True
                     continue
                 if state["turn"] == self.color:
                     text = self.rng.choice([str(m) for m in self.board.legal_moves])
