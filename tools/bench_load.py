@@ -292,6 +292,28 @@ def run(cluster: Cluster, args: argparse.Namespace, processes: int, via_nginx: b
             await asyncio.wait(tasks, timeout=30)
             return elapsed
 
+        spy = None
+        if args.py_spy:
+            spy = subprocess.Popen(
+                [
+                    str(Path(sys.executable).with_name("py-spy")),
+                    "record",
+                    "--pid",
+                    str(servers[0].pid),
+                    "--duration",
+                    str(int(args.seconds)),
+                    "--rate",
+                    "50",
+                    "--format",
+                    "raw",
+                    "--output",
+                    str(work / "spy.txt"),
+                    "--nonblocking",
+                    "--gil",
+                ],
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+            )
         moves_before = 0
         elapsed = asyncio.run(main())
         cpu_web = sum(cpu_seconds(s.pid) for s in servers) - cpu_web
@@ -322,9 +344,17 @@ def run(cluster: Cluster, args: argparse.Namespace, processes: int, via_nginx: b
             f"{size / 1e6 / max(stats.games_started, 1) * 1000:.0f} MB per 1,000 games "
             f"({moves / max(stats.games_started, 1):.0f} moves a game)"
         )
+        vacuumed = compacted_size(cluster, name) - size_before
+        print(
+            f"after VACUUM FULL: {vacuumed / 1e6 / max(stats.games_started, 1) * 1000:.0f} MB "
+            "per 1,000 games (the rest is dead row versions autovacuum reuses)"
+        )
         print(f"errors {len(stats.errors)}")
         for e in stats.errors[:5]:
             print("  ", e)
+        if spy is not None:
+            spy.wait(60)
+            summarize_spy(work / "spy.txt")
         return not stats.errors
     finally:
         if nginx is not None:
@@ -339,6 +369,41 @@ def run(cluster: Cluster, args: argparse.Namespace, processes: int, via_nginx: b
         if profile is not None and profile.exists():
             print("-- where the first process's event loop spends its time (cProfile, tottime):")
             pstats.Stats(str(profile)).sort_stats("tottime").print_stats(12)
+
+
+def summarize_spy(path: Path) -> None:
+    """The share of py-spy's samples (holding the GIL: Python running) by the innermost frame
+    of ours (emergo), and by the innermost frame of all."""
+    if not path.exists():
+        print("-- py-spy wrote nothing (is ptrace allowed here?)")
+        return
+    ours: dict[str, int] = {}
+    leaves: dict[str, int] = {}
+    total = 0
+    for line in path.read_text().splitlines():
+        stack, _, count_text = line.rpartition(" ")
+        if not count_text.isdigit():
+            continue
+        count = int(count_text)
+        total += count
+        frames = stack.split(";")
+        leaves[frames[-1]] = leaves.get(frames[-1], 0) + count
+        mine = [f for f in frames if "emergo/" in f]
+        key = mine[-1] if mine else "(not in emergo: the server's machinery)"
+        ours[key] = ours.get(key, 0) + count
+    print(f"-- py-spy: {total} samples of the first process holding the GIL")
+    for title, table in (("innermost emergo frame", ours), ("innermost frame", leaves)):
+        print(f"   by {title}:")
+        for frame, count in sorted(table.items(), key=lambda x: -x[1])[:10]:
+            print(f"   {100 * count / max(total, 1):5.1f}%  {frame[:110]}")
+
+
+def compacted_size(cluster: Cluster, name: str) -> int:
+    import psycopg
+
+    with psycopg.connect(cluster.url(name), autocommit=True) as c:
+        c.execute("VACUUM FULL")
+    return database_size(cluster, name)
 
 
 def database_size(cluster: Cluster, name: str) -> int:
@@ -357,6 +422,11 @@ def main() -> int:
     parser.add_argument("--seconds", type=float, default=30.0)
     parser.add_argument("--nginx", action="store_true", help="through nginx (shipped config)")
     parser.add_argument("--profile", action="store_true", help="cProfile the first process")
+    parser.add_argument(
+        "--py-spy",
+        action="store_true",
+        help="sample the first process with py-spy (every thread) during the run",
+    )
     args = parser.parse_args()
     found = binaries()
     if found is None:

@@ -371,3 +371,50 @@ def test_an_upgrade_the_server_refuses_an_old_schema_until_migrate(pg, tmp_path)
     (tmp_path / "emergo.toml").write_text(f'[server]\ndb = "{url}"\n')
     web = WebProcess(tmp_path / "emergo.toml", port, tmp_path / "web.log")  # starts: health 200
     web.stop()
+
+
+def test_the_systemd_units_are_valid_and_run_real_commands(tmp_path):
+    """Every shipped unit passes ``systemd-analyze verify`` (with the install's paths made
+    this machine's), and each ExecStart of emergo is a command line emergo takes."""
+    import shlex
+
+    units = sorted((DEPLOY / "systemd").iterdir())
+    assert {u.name for u in units} >= {
+        "emergo-web@.service",
+        "emergo-bot@.service",
+        "emergo-migrate.service",
+        "emergo-backup.service",
+        "emergo-backup.timer",
+    }
+    commands = 0
+    for unit in units:
+        text = unit.read_text()
+        for line in text.splitlines():
+            if line.startswith("ExecStart=/opt/emergo/venv/bin/emergo "):
+                commands += 1
+                argv = shlex.split(line.split("=", 1)[1].replace("%i", "3"))[1:]
+                done = subprocess.run(
+                    [sys.executable, "-m", "emergo", *argv, "--help"],
+                    capture_output=True,
+                    text=True,
+                    timeout=60,
+                )
+                assert done.returncode == 0, (unit.name, argv, done.stderr)
+        assert "Requires=emergo-migrate.service" in text or not unit.name.startswith("emergo-web")
+        local = text.replace("/opt/emergo/venv/bin/emergo", "/bin/true")
+        local = local.replace("User=emergo", "User=root").replace("Group=emergo", "Group=root")
+        (tmp_path / unit.name).write_text(local)
+    assert commands == 3  # web, bot, migrate
+    analyze = shutil.which("systemd-analyze")
+    if analyze is None:
+        pytest.skip("systemd-analyze is not installed")
+    names = [u.name.replace("@.", "@8001.") for u in units]
+    done = subprocess.run(
+        [analyze, "verify", "--man=no", *(f"./{n}" for n in names)],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        timeout=60,
+    )
+    complaints = [line for line in (done.stdout + done.stderr).splitlines() if "emergo" in line]
+    assert not complaints, complaints
