@@ -344,10 +344,13 @@ def run(cluster: Cluster, args: argparse.Namespace, processes: int, via_nginx: b
             f"{size / 1e6 / max(stats.games_started, 1) * 1000:.0f} MB per 1,000 games "
             f"({moves / max(stats.games_started, 1):.0f} moves a game)"
         )
-        vacuumed = compacted_size(cluster, name) - size_before
+        rows = live_rows(cluster, name)
+        games = max(stats.games_started, 1)
         print(
-            f"after VACUUM FULL: {vacuumed / 1e6 / max(stats.games_started, 1) * 1000:.0f} MB "
-            "per 1,000 games (the rest is dead row versions autovacuum reuses)"
+            "live rows a game (without indexes and pages): "
+            + ", ".join(f"{table} {size / games / 1000:.1f} kB" for table, size in rows.items())
+            + f"; {sum(rows.values()) / games / 1000:.1f} kB a game, "
+            f"{sum(rows.values()) / games / 1000:.0f} MB per 1,000 games"
         )
         print(f"errors {len(stats.errors)}")
         for e in stats.errors[:5]:
@@ -398,12 +401,17 @@ def summarize_spy(path: Path) -> None:
             print(f"   {100 * count / max(total, 1):5.1f}%  {frame[:110]}")
 
 
-def compacted_size(cluster: Cluster, name: str) -> int:
+def live_rows(cluster: Cluster, name: str) -> dict[str, int]:
+    """Bytes of the live rows of a game's tables (``pg_column_size`` of each row)."""
     import psycopg
 
-    with psycopg.connect(cluster.url(name), autocommit=True) as c:
-        c.execute("VACUUM FULL")
-    return database_size(cluster, name)
+    sizes = {}
+    with psycopg.connect(cluster.url(name)) as c:
+        for table in ("games", "moves", "game_events", "timers"):
+            row = c.execute(f"SELECT coalesce(sum(pg_column_size(t.*)), 0) FROM {table} t")
+            found = row.fetchone()
+            sizes[table] = int(found[0]) if found else 0
+    return sizes
 
 
 def database_size(cluster: Cluster, name: str) -> int:
