@@ -16,7 +16,7 @@ import {
   title,
   variantName,
   whiteMoves
-} from "./chunk-Y7QANY2D.js";
+} from "./chunk-6EE2WFZR.js";
 import {
   $,
   api,

@@ -6,7 +6,7 @@ import {
   timeControlText,
   title,
   variantName
-} from "./chunk-Y7QANY2D.js";
+} from "./chunk-6EE2WFZR.js";
 import {
   $,
   api,

@@ -90,7 +90,8 @@ export class Socket {
         if (!this.closed && this.ws === ws) this.opened = this.open();
       }, 200 * this.retry);
     });
-    return new Promise((resolve, reject) => {
+    /** @type {Promise<void>} */
+    const opening = new Promise((resolve, reject) => {
       ws.addEventListener("open", () => {
         this.retry = 0;
         if (this.ws === ws) this.options.onStatus?.("open");
@@ -98,6 +99,10 @@ export class Socket {
       }, {once: true});
       ws.addEventListener("error", () => reject(new Error("cannot reach the server")), {once: true});
     });
+    // A reconnection that fails is retried by the close handler: its rejection is no page error
+    // (a caller awaiting `opened` still sees it).
+    opening.catch(() => {});
+    return opening;
   }
 
   /** A version was skipped: start again from the server's whole state. */

@@ -54,7 +54,7 @@ var Socket = class {
         if (!this.closed && this.ws === ws) this.opened = this.open();
       }, 200 * this.retry);
     });
-    return new Promise((resolve, reject) => {
+    const opening = new Promise((resolve, reject) => {
       ws.addEventListener("open", () => {
         this.retry = 0;
         if (this.ws === ws) this.options.onStatus?.("open");
@@ -62,6 +62,9 @@ var Socket = class {
       }, { once: true });
       ws.addEventListener("error", () => reject(new Error("cannot reach the server")), { once: true });
     });
+    opening.catch(() => {
+    });
+    return opening;
   }
   /** A version was skipped: start again from the server's whole state. */
   resync() {
