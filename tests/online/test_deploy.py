@@ -27,7 +27,6 @@ import pytest
 from tests.online.conftest import pg_database
 from tests.online.helpers import wait_for
 from tests.online.pg import free_port
-from tests.web.conftest import CHROMIUM, CHROMIUM_ARGS
 
 import emergo.web
 from emergo.online.challenges import Terms
@@ -187,18 +186,6 @@ http {{
             except subprocess.TimeoutExpired:
                 self.nginx.kill()
                 self.nginx.wait(5)
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    """Headless Chromium for this module only (a session's would still hold playwright's loop
-    when another module starts its own)."""
-    if not shutil.which(CHROMIUM) and not Path(CHROMIUM).exists():
-        pytest.skip(f"no Chromium at {CHROMIUM} (tools/test.sh installs it)")
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield b
-        b.close()
 
 
 @pytest.fixture
