@@ -83,3 +83,35 @@ def test_health_and_a_503_when_the_database_does_not_answer(site, client, monkey
     assert int(r.headers["retry-after"]) > 0
     assert not [rec for rec in caplog.records if rec.levelno >= logging.ERROR]
     assert "Traceback" not in caplog.text
+
+
+def test_a_request_without_an_answer_in_time_is_a_503(tmp_path, monkeypatch):
+    """A database that hangs without refusing (frozen, packets dropped) is bounded by
+    ``request_timeout``: 503 with Retry-After, not a hang."""
+    import time
+
+    from starlette.testclient import TestClient
+
+    from emergo.online.config import Config
+    from emergo.online.site import Site
+    from emergo.web.online_app import create_online_app
+
+    from .conftest import FAST
+
+    config = Config(
+        db=f"sqlite:///{tmp_path / 'site.sqlite3'}",
+        database=DatabaseSettings(request_timeout=1.0),
+        **FAST,
+    )
+    site = Site.open(config, migrate=True)
+    try:
+        with TestClient(create_online_app(site), base_url=HOST) as client:
+            assert client.get("/api/game/abcdefgh").status_code == 404  # answers in time
+            monkeypatch.setattr(site.rounds, "get", lambda *_a, **_k: time.sleep(3))
+            started = time.monotonic()
+            r = client.get("/api/game/abcdefgh")
+            waited = time.monotonic() - started
+            assert r.status_code == 503 and int(r.headers["retry-after"]) > 0, r.text
+            assert "in time" in r.json()["error"] and waited < 2.5, waited
+    finally:
+        site.close()

@@ -8,6 +8,7 @@ test's own (it is stopped and restarted):
   the player to move is charged the outage (docs/deploy.md: the clocks are wall time; only a
   downtime of every server process gives time back);
 * a lock held for 10 s on the games: a move waits at most ``statement_timeout`` (5 s), then 503;
+* PostgreSQL frozen (SIGSTOP) for 13 s: 503s within ``request_timeout``, the game on after;
 * ``kill -9`` of a web process while moves are in flight to it: every move that got its 200 is
   in the database afterwards;
 * no traceback and no secret in any process's output.
@@ -16,6 +17,8 @@ test's own (it is stopped and restarted):
 from __future__ import annotations
 
 import json
+import os
+import signal
 import threading
 import time
 from collections.abc import Iterator
@@ -111,6 +114,21 @@ class Socket:
         self.thread.join(5)
 
 
+def postgres_pids(cluster: Cluster) -> list[int]:
+    """The postmaster and its children (the backends, the background workers)."""
+    postmaster = int((cluster.data / "postmaster.pid").read_text().split()[0])
+    pids = [postmaster]
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(stat[1]) == postmaster:
+                pids.append(int(entry.name))
+    return pids
+
+
 def play_one(mover: Player, game: str, retry_for: float = 0.0) -> str:
     """One legal move, retried while the answer is 503 (for ``retry_for`` seconds)."""
     deadline = time.monotonic() + retry_for
@@ -191,6 +209,37 @@ def test_restart_stall_and_lock_of_the_database(setup):
             holder.rollback()
         played.append(play_one(mover, game, retry_for=10))
         wait_for(lambda: socket.versions[-1] == len(played), 20, "the socket after the lock")
+        # 4. PostgreSQL frozen (SIGSTOP: connections neither refused nor answered) for 13 s:
+        # answered 503 within request_timeout (10 s), never left hanging
+        mover = movers[len(played) % 2]
+        frozen = postgres_pids(cluster)
+        for pid in frozen:
+            os.kill(pid, signal.SIGSTOP)
+        try:
+            results: list[tuple[int, float, str]] = []
+
+            def ask(request: Any) -> None:
+                started = time.monotonic()
+                r = request()
+                results.append((r.status_code, time.monotonic() - started, r.text))
+
+            asks = [
+                threading.Thread(target=ask, args=(lambda: mover.move(game, "a1"),)),
+                threading.Thread(target=ask, args=(lambda: mover.get(f"/api/game/{game}"),)),
+                threading.Thread(target=ask, args=(lambda: mover.get("/api/health"),)),
+            ]
+            for t in asks:
+                t.start()
+            for t in asks:
+                t.join(12.5)
+            assert len(results) == 3, results
+            for status, seconds, text in results:
+                assert status == 503 and seconds < 12.0, (status, seconds, text)
+        finally:
+            for pid in frozen:
+                os.kill(pid, signal.SIGCONT)
+        played.append(play_one(mover, game, retry_for=20))
+        wait_for(lambda: socket.versions[-1] == len(played), 20, "the socket after the freeze")
         # every acknowledged move is in the game, in order, on both processes
         for p in (ann, bob):
             assert p.get(f"/api/game/{game}").json()["state"]["moves"].split() == played

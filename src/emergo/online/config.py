@@ -81,6 +81,10 @@ class DatabaseSettings:
     """Seconds a statement may run or wait for a lock (PostgreSQL's ``statement_timeout``)."""
     pool_pre_ping: bool = True
     """Test a pooled connection before use (a restarted PostgreSQL costs no failed request)."""
+    request_timeout: float = 10.0
+    """Seconds an HTTP request (or a socket's opening) may wait before its answer starts: past
+    it the answer is 503 with ``Retry-After`` (a database that hangs without refusing, which
+    the other timeouts cannot see: a frozen server, a network that drops packets)."""
 
     @property
     def connections(self) -> int:
@@ -171,6 +175,7 @@ _SECTIONS: dict[str, dict[str, type | tuple[type, ...]]] = {
         "connect_timeout": int,
         "statement_timeout": (int, float),
         "pool_pre_ping": bool,
+        "request_timeout": (int, float),
     },
     "mail": {
         "host": str,
@@ -255,7 +260,7 @@ def check(config: Config, where: str = "the config") -> None:
 def check_database(database: DatabaseSettings, where: str = "the config") -> None:
     if not 1 <= database.pool_size <= 1000 or not 0 <= database.max_overflow <= 1000:
         raise ConfigError(f"{where}: [database] pool_size must be in 1..1000, max_overflow 0..1000")
-    for name in ("pool_timeout", "connect_timeout", "statement_timeout"):
+    for name in ("pool_timeout", "connect_timeout", "statement_timeout", "request_timeout"):
         if not 0 < getattr(database, name) <= 3600:
             raise ConfigError(f"{where}: [database] {name} must be in (0, 3600] seconds")
 

@@ -208,6 +208,50 @@ async def _handle(request: Request, exc: Exception) -> Response:
     return _error(500, "the server failed on this request (it is logged)")
 
 
+class Deadline:
+    """ASGI middleware: an HTTP request whose answer has not started within ``seconds`` is
+    answered 503 with ``Retry-After`` (its work is abandoned: nothing it did is acknowledged).
+    A stream is bounded only until its first line; sockets bound their own opening
+    (:mod:`emergo.web.online_socket`)."""
+
+    def __init__(self, app: Any, seconds: float) -> None:
+        self.app = app
+        self.seconds = seconds
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        started = asyncio.Event()
+
+        async def sending(message: Any) -> None:
+            if message["type"] == "http.response.start":
+                started.set()
+            await send(message)
+
+        task = asyncio.ensure_future(self.app(scope, receive, sending))
+        waiter = asyncio.ensure_future(started.wait())
+        try:
+            await asyncio.wait({task, waiter}, timeout=self.seconds, return_when="FIRST_COMPLETED")
+        finally:
+            waiter.cancel()
+        if started.is_set() or task.done():
+            await task
+            return
+        task.cancel()
+        with contextlib.suppress(BaseException):
+            await task
+        log.warning(
+            "no answer within %.0f s to %s %s", self.seconds, scope["method"], scope["path"][:80]
+        )
+        response = _error(
+            503,
+            "the server could not answer in time: try again in a few seconds",
+            {"retry-after": str(RETRY_AFTER)},
+        )
+        await response(scope, receive, send)
+
+
 def create_online_app(site: Site, *, start: bool = True) -> Any:
     """The site's ASGI app (wrapped in :class:`OnlineGuard`); ``start``: the lifespan starts
     the site's bus and periodic work (:meth:`Site.start`) and stops them."""
@@ -245,4 +289,5 @@ def create_online_app(site: Site, *, start: bool = True) -> Any:
     hosts = [*site.config.allow_hosts]
     if site.config.host not in ("0.0.0.0", "::"):
         hosts.append(site.config.host)
-    return OnlineGuard(app, hosts, https=site.config.https)
+    bounded = Deadline(app, site.config.database.request_timeout)
+    return OnlineGuard(bounded, hosts, https=site.config.https)

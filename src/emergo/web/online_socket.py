@@ -122,13 +122,14 @@ def _error(e: Exception) -> tuple[int, str]:
 async def game_socket(ws: WebSocket) -> None:
     site = site_of(ws)
     try:
-        actor = await _authenticate(ws)
-        game = await asyncio.to_thread(site.rounds.get, ws.path_params["id"])
+        async with asyncio.timeout(site.config.database.request_timeout):
+            actor = await _authenticate(ws)
+            game = await asyncio.to_thread(site.rounds.get, ws.path_params["id"])
     except ApiError as e:
         await _refuse(ws, e)
         return
     except Exception as e:
-        if not unavailable(e):
+        if not (unavailable(e) or isinstance(e, TimeoutError)):
             raise
         await ws.close(CLOSE_UNAVAILABLE, "the database is not answering")  # the page retries
         return
