@@ -26,6 +26,11 @@ if ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 && [ "$(id -u)" = 0 ] \
   echo "== installing postgresql for the online site's tests"
   apt-get update -q >/dev/null && apt-get install -y -q postgresql >/dev/null
 fi
+# The deployment's test (tests/online/test_deploy.py) runs Debian's nginx with the shipped config.
+if [ ! -x /usr/sbin/nginx ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+  echo "== installing nginx-light for the deployment's test"
+  apt-get update -q >/dev/null && apt-get install -y -q nginx-light >/dev/null
+fi
 echo "== ruff check"; .venv/bin/ruff check .
 echo "== ruff format --check"; .venv/bin/ruff format --check .
 echo "== mypy --strict"; .venv/bin/mypy

@@ -56,6 +56,11 @@ class Cluster:
         ]
         if not durable:  # tests: nothing here must survive the machine, only the processes
             options += ["-c fsync=off", "-c full_page_writes=off"]
+        self.options = " ".join(options)
+        self.start()
+
+    def start(self) -> None:
+        """Start the server (again, after :meth:`halt`: the faults' tests)."""
         self._run(
             "pg_ctl",
             "-D",
@@ -63,12 +68,16 @@ class Cluster:
             "-l",
             str(self.root / "log"),
             "-o",
-            " ".join(options),
+            self.options,
             "-w",
             "-t",
             "60",
             "start",
         )
+
+    def halt(self, mode: str = "fast") -> None:
+        """Stop the server, keeping its data (:meth:`start` brings it back)."""
+        self._run("pg_ctl", "-D", str(self.data), "-m", mode, "-w", "-t", "60", "stop")
 
     def _run(self, tool: str, *args: str) -> str:
         command = [str(self.bin / tool), *args]

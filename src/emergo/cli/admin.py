@@ -13,6 +13,10 @@ Every subcommand takes the server's ``--db`` (or ``--config FILE``):
 * ``chat-remove MESSAGE_ID`` -- remove a chat line (kept in the database, marked removed);
 * ``house-bots`` -- make the house bots' accounts (``[bots] levels``: ``emergo-1`` ...) and list
   them, for ``emergo-bot@.service`` when the server does not run them (issue 20).
+* ``backup FILE [--force]`` -- a consistent copy of an SQLite site while its server runs;
+* ``restore FILE [--force]`` -- put a backup back (refused while a server serves the database
+  unless forced; the replaced database is kept beside it).  PostgreSQL: ``pg_dump`` and
+  ``pg_restore`` (docs/deploy.md).
 
 Nothing here starts a server; a password, token or cookie is never logged.
 """
@@ -34,7 +38,7 @@ if TYPE_CHECKING:
 
 MAX_ID = 2**63 - 1
 """The largest row id the databases hold."""
-HELP = "administer the online site: migrate, add users, tokens, disable, remove chat"
+HELP = "administer the online site: migrate, add users, tokens, disable, remove chat, backups"
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -72,6 +76,18 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     remove = actions.add_parser("chat-remove", help="remove a chat line by its id")
     remove.add_argument("message_id", type=int_range(1, MAX_ID), metavar="MESSAGE_ID")
     actions.add_parser("house-bots", help="make and list the house bots' accounts ([bots] levels)")
+    save = actions.add_parser(
+        "backup", help="copy an SQLite site's database while it runs (PostgreSQL: pg_dump)"
+    )
+    save.add_argument("file", metavar="FILE", help="the backup to write")
+    save.add_argument("--force", action="store_true", help="replace FILE when it exists")
+    put = actions.add_parser(
+        "restore", help="put an SQLite backup back (stop the servers first; PostgreSQL: pg_restore)"
+    )
+    put.add_argument("file", metavar="FILE", help="a backup made by emergo admin backup")
+    put.add_argument(
+        "--force", action="store_true", help="even when a server seems to serve the database"
+    )
     p.set_defaults(run=run)
 
 
@@ -87,6 +103,8 @@ def run(args: argparse.Namespace) -> int:
     config = online_config.from_arguments(args, server=False)
     if args.action == "migrate":
         return _migrate(config)
+    if args.action in ("backup", "restore"):
+        return _backup(config, args)
     try:
         site = Site.open(config)
     except SchemaError as e:
@@ -124,6 +142,43 @@ def _migrate(config: online_config.Config) -> int:
         print(f"the database is at schema {after} already")
     else:
         print(f"migrated the database from schema {before or '(empty)'} to {after}")
+    return 0
+
+
+def _backup(config: online_config.Config, args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from emergo.online import backup
+    from emergo.online.db import SCHEMA_HEAD, url_of
+
+    try:
+        database = backup.sqlite_path(url_of(config.db))
+        file = Path(args.file).expanduser()
+        if args.action == "backup":
+
+            def progress(done: int, total: int) -> None:
+                if sys.stderr.isatty():
+                    print(f"\r{done}/{total} pages", end="", file=sys.stderr, flush=True)
+
+            found = backup.backup(database, file, force=args.force, progress=progress)
+            if sys.stderr.isatty():
+                print(file=sys.stderr)
+            print(
+                f"backed up {database} to {file}: schema {found.revision}, {found.games} games, "
+                f"{found.users} users, {found.size} bytes"
+            )
+            return 0
+        found, kept = backup.restore(file, database, force=args.force)
+    except backup.BackupError as e:
+        raise CliError(str(e), EXIT_FAILURE) from None
+    print(
+        f"restored {file} to {database}: schema {found.revision}, {found.games} games, "
+        f"{found.users} users"
+    )
+    if kept is not None:
+        print(f"the database it replaced is kept as {kept}")
+    if found.revision != SCHEMA_HEAD:
+        print(f"the backup is at schema {found.revision}: run `emergo admin migrate` next")
     return 0
 
 

@@ -69,6 +69,40 @@ class Limits:
 
 
 @dataclass(frozen=True)
+class DatabaseSettings:
+    """The ``[database]`` section: each server process's connections to PostgreSQL (docs/deploy.md).
+
+    A process holds up to ``pool_size + max_overflow`` connections for requests, plus one for the
+    bus (LISTEN); PostgreSQL's ``max_connections`` must cover every process's, plus ``emergo
+    admin`` and the backups.  The timeouts bound how long a request waits on a database that does
+    not answer: past them it is answered 503 with ``Retry-After``, never left hanging.  SQLite
+    uses none of these but ``statement_timeout`` (its wait for the write lock).
+    """
+
+    pool_size: int = 10
+    """Connections a process keeps open."""
+    max_overflow: int = 20
+    """Connections a process may open beyond ``pool_size`` under load (closed when returned)."""
+    pool_timeout: float = 5.0
+    """Seconds a request waits for a free connection of the pool."""
+    connect_timeout: int = 5
+    """Seconds to open a new connection (PostgreSQL's ``connect_timeout``)."""
+    statement_timeout: float = 5.0
+    """Seconds a statement may run or wait for a lock (PostgreSQL's ``statement_timeout``)."""
+    pool_pre_ping: bool = True
+    """Test a pooled connection before use (a restarted PostgreSQL costs no failed request)."""
+    request_timeout: float = 10.0
+    """Seconds an HTTP request (or a socket's opening) may wait before its answer starts: past
+    it the answer is 503 with ``Retry-After`` (a database that hangs without refusing, which
+    the other timeouts cannot see: a frozen server, a network that drops packets)."""
+
+    @property
+    def connections(self) -> int:
+        """The most connections one server process opens: the pool, its overflow and the bus."""
+        return self.pool_size + self.max_overflow + 1
+
+
+@dataclass(frozen=True)
 class Mail:
     """The ``[mail]`` section (issue 21, docs/ratings.md): where notification mail goes out.
 
@@ -137,6 +171,8 @@ class Config:
     """Notification mail (issue 21); none without ``[mail] host``."""
     bots: Bots = field(default_factory=Bots)
     """The house bots (issue 20)."""
+    database: DatabaseSettings = field(default_factory=DatabaseSettings)
+    """The connections to the database (issue 22)."""
     open_browser: bool = False
 
     def with_options(self, **changes: Any) -> Config:
@@ -159,6 +195,15 @@ _SECTIONS: dict[str, dict[str, type | tuple[type, ...]]] = {
         "argon2_memory_kib": int,
     },
     "limits": {f.name: int for f in dataclasses.fields(Limits)},
+    "database": {
+        "pool_size": int,
+        "max_overflow": int,
+        "pool_timeout": (int, float),
+        "connect_timeout": int,
+        "statement_timeout": (int, float),
+        "pool_pre_ping": bool,
+        "request_timeout": (int, float),
+    },
     "mail": {
         "host": str,
         "port": int,
@@ -192,6 +237,7 @@ def from_mapping(data: dict[str, Any], where: str = "the config") -> Config:
     limits: dict[str, Any] = {}
     mail: dict[str, Any] = {}
     bots: dict[str, Any] = {}
+    database: dict[str, Any] = {}
     for section, entries in data.items():
         known = _SECTIONS.get(section)
         if known is None:
@@ -208,7 +254,11 @@ def from_mapping(data: dict[str, Any], where: str = "the config") -> Config:
                 )
             if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
                 raise ConfigError(f"{where}: [{section}] {key} has the wrong type: {value!r}")
-            {"limits": limits, "mail": mail, "bots": bots}.get(section, values)[key] = value
+            if kind == (int, float) and isinstance(value, bool):
+                raise ConfigError(f"{where}: [{section}] {key} has the wrong type: {value!r}")
+            {"limits": limits, "mail": mail, "bots": bots, "database": database}.get(
+                section, values
+            )[key] = value
     if "allow_hosts" in values:
         hosts = values["allow_hosts"]
         if not all(isinstance(h, str) for h in hosts):
@@ -219,7 +269,13 @@ def from_mapping(data: dict[str, Any], where: str = "the config") -> Config:
         if not all(isinstance(n, int) and not isinstance(n, bool) for n in levels):
             raise ConfigError(f"{where}: [bots] levels must be a list of levels (1 to 11)")
         bots["levels"] = tuple(dict.fromkeys(levels))
-    config = Config(**values, limits=Limits(**limits), mail=Mail(**mail), bots=Bots(**bots))
+    config = Config(
+        **values,
+        limits=Limits(**limits),
+        mail=Mail(**mail),
+        bots=Bots(**bots),
+        database=DatabaseSettings(**database),
+    )
     check(config, where)
     return config
 
@@ -242,6 +298,15 @@ def check(config: Config, where: str = "the config") -> None:
     url = config.bots.url
     if url is not None and not url.startswith(("http://", "https://")):
         raise ConfigError(f"{where}: [bots] url must be an http(s):// address")
+    check_database(config.database, where)
+
+
+def check_database(database: DatabaseSettings, where: str = "the config") -> None:
+    if not 1 <= database.pool_size <= 1000 or not 0 <= database.max_overflow <= 1000:
+        raise ConfigError(f"{where}: [database] pool_size must be in 1..1000, max_overflow 0..1000")
+    for name in ("pool_timeout", "connect_timeout", "statement_timeout", "request_timeout"):
+        if not 0 < getattr(database, name) <= 3600:
+            raise ConfigError(f"{where}: [database] {name} must be in (0, 3600] seconds")
 
 
 def check_mail(mail: Mail, where: str = "the config") -> None:

@@ -35,7 +35,7 @@ from sqlalchemy import Select, create_engine, event, text
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.pool import StaticPool
 
-from emergo.online.config import DEFAULT_DB_FILE
+from emergo.online.config import DEFAULT_DB_FILE, DatabaseSettings
 
 SCHEMA_HEAD = "0003"
 """The newest migration of this code."""
@@ -46,6 +46,26 @@ _MIGRATION_LOCK = 0x656D6572676F  # "emergo": the advisory lock id of migrations
 
 Notify = Callable[[list[tuple[str, str]]], None]
 """Hands notifications (topic, payload) to the in-process bus after a commit (SQLite)."""
+
+
+RETRY_AFTER = 5
+"""Seconds a client is told to wait (``Retry-After``) when the database does not answer."""
+
+
+def unavailable(error: BaseException) -> bool:
+    """Whether ``error`` says the database is away, stalled or busy (not that the request is
+    wrong): no connection, a connection lost, no free connection in the pool within its
+    timeout, a statement or lock wait past ``statement_timeout``, SQLite's write lock busy.
+    The edges answer these 503 with ``Retry-After``; nothing was committed."""
+    from sqlalchemy import exc
+
+    if isinstance(error, exc.TimeoutError):  # the pool's: no connection free in time
+        return True
+    if isinstance(error, exc.DBAPIError):
+        return error.connection_invalidated or isinstance(
+            error, exc.OperationalError | exc.InterfaceError
+        )
+    return False
 
 
 class SchemaError(RuntimeError):
@@ -116,8 +136,11 @@ class Tx:
 class Database:
     """The engine and its transactions (module docstring); thread-safe."""
 
-    def __init__(self, url: str | None = None, *, pool_size: int = 10) -> None:
+    def __init__(self, url: str | None = None, settings: DatabaseSettings | None = None) -> None:
+        """``settings``: a server's pool and timeouts (``[database]``); None: the pool's
+        defaults and no statement timeout (``emergo admin migrate`` may run long)."""
         self.url = url_of(url)
+        self.settings = settings or DatabaseSettings()
         if self.url in ("sqlite://", "sqlite:///:memory:"):
             engine = create_engine(
                 self.url, poolclass=StaticPool, connect_args={"check_same_thread": False}
@@ -125,7 +148,20 @@ class Database:
         elif self.url.startswith("sqlite"):
             engine = create_engine(self.url, connect_args={"timeout": 10})
         else:
-            engine = create_engine(self.url, pool_size=pool_size, max_overflow=2 * pool_size)
+            options = self.settings
+            connect: dict[str, Any] = {"connect_timeout": max(2, options.connect_timeout)}
+            if settings is not None:
+                # a lock held or a statement stuck past this is an error (503), not a hang
+                milliseconds = int(options.statement_timeout * 1000)
+                connect["options"] = f"-c statement_timeout={milliseconds}"
+            engine = create_engine(
+                self.url,
+                pool_size=options.pool_size,
+                max_overflow=options.max_overflow,
+                pool_timeout=options.pool_timeout,
+                pool_pre_ping=options.pool_pre_ping,
+                connect_args=connect,
+            )
         self.engine: Engine = engine
         self.postgres = engine.dialect.name == "postgresql"
         self.sqlite = engine.dialect.name == "sqlite"
@@ -139,6 +175,11 @@ class Database:
 
     def close(self) -> None:
         self.engine.dispose()
+
+    def ping(self) -> None:
+        """One round trip to the database (the health check); raises when it does not answer."""
+        with self.engine.connect() as connection:
+            connection.execute(text("SELECT 1"))
 
     @contextmanager
     def read(self) -> Iterator[Connection]:

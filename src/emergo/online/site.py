@@ -37,8 +37,11 @@ from emergo.online.users import AccountError, User, Users
 
 log = logging.getLogger("emergo.online")
 
-WORKERS = 30
-"""Worker threads of a server process for database calls (the pool: 10 connections + 20)."""
+
+def workers(config: Config) -> int:
+    """Worker threads of a server process for database calls: one a connection of the pool
+    (``[database] pool_size + max_overflow``, 10 + 20 by default)."""
+    return config.database.pool_size + config.database.max_overflow
 
 
 class Site:
@@ -76,7 +79,7 @@ class Site:
         """Open the database of ``config`` and check its schema; ``migrate`` None: SQLite
         migrates itself, PostgreSQL does not (module docstring).  Raises
         :class:`emergo.online.db.SchemaError` with what to run."""
-        db = Database(config.db)
+        db = Database(config.db, config.database)
         try:
             if migrate if migrate is not None else db.sqlite:
                 db.migrate()
@@ -92,7 +95,9 @@ class Site:
         # every database call of the edges runs in a worker thread: as many workers as the
         # connection pool has connections (asyncio's default is 6 on 2 cores: requests queued
         # behind a few slow ones)
-        loop.set_default_executor(ThreadPoolExecutor(WORKERS, thread_name_prefix="emergo-db"))
+        loop.set_default_executor(
+            ThreadPoolExecutor(workers(self.config), thread_name_prefix="emergo-db")
+        )
         self.bus.start(loop)
         self.process_id = self.rounds.register_process()
         self._periodic = Periodic(self)

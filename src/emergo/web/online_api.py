@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime
 from typing import Any
@@ -23,7 +24,7 @@ from emergo import record
 from emergo.board import Board
 from emergo.online.archive import ArchivedGame
 from emergo.online.chat import ROOMS, may_read
-from emergo.online.db import now
+from emergo.online.db import now, unavailable
 from emergo.online.limits import Ticket
 from emergo.online.presence import BEAT
 from emergo.online.rounds import GameError, GameView
@@ -55,6 +56,7 @@ from emergo.web.online_json import (
     summary,
 )
 
+log = logging.getLogger("emergo.web.online")
 KEEP_ALIVE = 6.0
 """Seconds between keep-alive lines of an idle NDJSON stream (lichess: about 6)."""
 NDJSON = "application/x-ndjson"
@@ -405,7 +407,19 @@ async def event_stream(request: Request) -> Response:
         raise ApiError("this token lacks the scope challenge:read", 403)
     site = site_of(request)
     lines = SLOTS.stream(request, "event", _user_lines(site, actor, _base(request)))
-    return _Stream(lines, _ticket(request, actor))
+    return _Stream(_ending(lines), _ticket(request, actor))
+
+
+async def _ending(lines: AsyncIterator[bytes]) -> AsyncIterator[bytes]:
+    """A stream's lines; when the database stops answering the stream ends (the client opens
+    it again and gets the whole state), never with a traceback."""
+    try:
+        async for line in lines:
+            yield line
+    except Exception as e:
+        if not unavailable(e):
+            raise
+        log.warning("a stream ended: the database did not answer (%s)", type(e).__name__)
 
 
 async def _user_lines(site: Site, actor: Actor, base: str) -> AsyncIterator[bytes]:
@@ -466,7 +480,7 @@ async def board_game_stream(request: Request) -> Response:
     if game.seats.color_of(actor.user.id) is None:
         raise ApiError("you do not play this game: watch it at /api/stream/game/{id}", 403)
     lines = SLOTS.stream(request, f"game:{game.id}", game_lines(site, game, actor))
-    return _Stream(lines, _ticket(request, actor))
+    return _Stream(_ending(lines), _ticket(request, actor))
 
 
 async def spectator_stream(request: Request) -> Response:
@@ -474,7 +488,7 @@ async def spectator_stream(request: Request) -> Response:
     actor = await actor_of(request)
     site = site_of(request)
     game = await _game(site, request.path_params["id"])
-    return _Stream(game_lines(site, game, actor, spectator=True), _ticket(request, actor))
+    return _Stream(_ending(game_lines(site, game, actor, spectator=True)), _ticket(request, actor))
 
 
 async def game_lines(

@@ -8,12 +8,14 @@ the Board API), :mod:`emergo.web.online_socket` (WebSockets) and :mod:`emergo.we
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
+from sqlalchemy import exc as sql_exc
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
@@ -23,6 +25,7 @@ from starlette.staticfiles import StaticFiles
 from emergo import round as rnd
 from emergo.online.challenges import ChallengeError
 from emergo.online.chat import ChatError
+from emergo.online.db import RETRY_AFTER, unavailable
 from emergo.online.limits import RateLimited
 from emergo.online.rounds import GameError
 from emergo.online.site import Site
@@ -42,6 +45,24 @@ from emergo.web.online_security import OnlineGuard
 
 log = logging.getLogger("emergo.web.online")
 STATIC = Path(__file__).with_name("static")
+HEALTH_TIMEOUT = 3.0
+"""Seconds the health check waits for the database before it says 503."""
+
+
+async def health(request: Request) -> Response:
+    """``GET /api/health``: 200 when this process is up and its database answers, else 503
+    (a balancer or a monitor takes the process out meanwhile)."""
+    site: Site = request.app.state.site
+    try:
+        await asyncio.wait_for(asyncio.to_thread(site.db.ping), HEALTH_TIMEOUT)
+    except Exception as e:  # any failure to answer is "not healthy"
+        reason = "timed out" if isinstance(e, TimeoutError) else type(e).__name__
+        return JSONResponse(
+            {"ok": False, "db": False, "error": f"the database does not answer ({reason})"},
+            status_code=503,
+            headers={"retry-after": str(RETRY_AFTER), "cache-control": "no-store"},
+        )
+    return JSONResponse({"ok": True, "db": True}, headers={"cache-control": "no-store"})
 
 
 def words(path: str, endpoint: Any, methods: list[str], **allowed: set[str]) -> Route:
@@ -168,7 +189,7 @@ ROUTES: list[BaseRoute] = [
     Route("/api/geometry", board.geometry_json, methods=["GET"]),
     Route("/api/position", board.position_json, methods=["GET"]),
     Route("/api/openapi.json", openapi, methods=["GET"]),
-    Route("/api/health", lambda request: JSONResponse({"ok": True}), methods=["GET"]),
+    Route("/api/health", health, methods=["GET"]),
     # sockets
     WebSocketRoute("/ws/online/game/{id}", sockets.game_socket),
     WebSocketRoute("/ws/online/lobby", sockets.lobby_socket),
@@ -192,8 +213,65 @@ async def _handle(request: Request, exc: Exception) -> Response:
         return _error(exc.status, str(exc))
     if isinstance(exc, rnd.RoundError | TokenError):
         return _error(400, str(exc))
+    if unavailable(exc):
+        # the database is away or stalled: nothing was committed, the client may retry
+        log.warning(
+            "the database did not answer %s %s: %s",
+            request.method,
+            request.url.path,
+            type(exc).__name__,
+        )
+        return _error(
+            503,
+            "the database is not answering: try again in a few seconds",
+            {"retry-after": str(RETRY_AFTER)},
+        )
     log.exception("unexpected error on %s %s", request.method, request.url.path)
     return _error(500, "the server failed on this request (it is logged)")
+
+
+class Deadline:
+    """ASGI middleware: an HTTP request whose answer has not started within ``seconds`` is
+    answered 503 with ``Retry-After`` (its work is abandoned: nothing it did is acknowledged).
+    A stream is bounded only until its first line; sockets bound their own opening
+    (:mod:`emergo.web.online_socket`)."""
+
+    def __init__(self, app: Any, seconds: float) -> None:
+        self.app = app
+        self.seconds = seconds
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        started = asyncio.Event()
+
+        async def sending(message: Any) -> None:
+            if message["type"] == "http.response.start":
+                started.set()
+            await send(message)
+
+        task = asyncio.ensure_future(self.app(scope, receive, sending))
+        waiter = asyncio.ensure_future(started.wait())
+        try:
+            await asyncio.wait({task, waiter}, timeout=self.seconds, return_when="FIRST_COMPLETED")
+        finally:
+            waiter.cancel()
+        if started.is_set() or task.done():
+            await task
+            return
+        task.cancel()
+        with contextlib.suppress(BaseException):
+            await task
+        log.warning(
+            "no answer within %.0f s to %s %s", self.seconds, scope["method"], scope["path"][:80]
+        )
+        response = _error(
+            503,
+            "the server could not answer in time: try again in a few seconds",
+            {"retry-after": str(RETRY_AFTER)},
+        )
+        await response(scope, receive, send)
 
 
 def create_online_app(site: Site, *, start: bool = True) -> Any:
@@ -221,6 +299,10 @@ def create_online_app(site: Site, *, start: bool = True) -> Any:
             AccountError,
             rnd.RoundError,
             TokenError,
+            # the database away: handled here (503), not by the server-error middleware, which
+            # would print a traceback after the answer
+            sql_exc.DBAPIError,
+            sql_exc.TimeoutError,
             Exception,
         )
     }
@@ -229,4 +311,5 @@ def create_online_app(site: Site, *, start: bool = True) -> Any:
     hosts = [*site.config.allow_hosts]
     if site.config.host not in ("0.0.0.0", "::"):
         hosts.append(site.config.host)
-    return OnlineGuard(app, hosts, https=site.config.https)
+    bounded = Deadline(app, site.config.database.request_timeout)
+    return OnlineGuard(bounded, hosts, https=site.config.https)

@@ -45,7 +45,7 @@ from emergo import round as rnd
 from emergo.online.challenges import ChallengeError
 from emergo.online.chat import ChatError
 from emergo.online.commands import ACTIONS
-from emergo.online.db import now
+from emergo.online.db import now, unavailable
 from emergo.online.limits import Credits, RateLimited, Ticket
 from emergo.online.presence import BEAT
 from emergo.online.rounds import GameError, GameView
@@ -72,6 +72,8 @@ CLOSE_TOO_MANY = 4429
 """Close code: too many sockets and streams open for this client, or a flood of messages."""
 CREDIT_SECONDS = 10.0
 """The window of ``[limits] socket_messages_per_10s``."""
+CLOSE_UNAVAILABLE = 4503
+"""The database did not answer when the socket opened: the page tries again (socket.js)."""
 
 
 class Outbox:
@@ -175,11 +177,17 @@ def _error(e: Exception) -> tuple[int, str]:
 async def game_socket(ws: WebSocket) -> None:
     site = site_of(ws)
     try:
-        actor = await _authenticate(ws)
+        async with asyncio.timeout(site.config.database.request_timeout):
+            actor = await _authenticate(ws)
+            game = await asyncio.to_thread(site.rounds.get, ws.path_params["id"])
     except ApiError as e:
         await _refuse(ws, e)
         return
-    game = await asyncio.to_thread(site.rounds.get, ws.path_params["id"])
+    except Exception as e:
+        if not (unavailable(e) or isinstance(e, TimeoutError)):
+            raise
+        await ws.close(CLOSE_UNAVAILABLE, "the database is not answering")  # the page retries
+        return
     if game is None:
         await ws.close(4404, "no such game")
         return
@@ -286,13 +294,20 @@ class GameSession:
         while True:
             woke = await sub.wait(BEAT)
             fired = sub.take() if woke else {}
-            if f"g:{self.game.id}" in fired or not woke:
-                await self.send_versions()
-            if f"c:{self.game.id}" in fired:
-                await self.send_chat()
-            if loop.time() >= next_check:
-                next_check = loop.time() + BEAT
-                await self.send_presence()
+            try:
+                if f"g:{self.game.id}" in fired or not woke:
+                    await self.send_versions()
+                if f"c:{self.game.id}" in fired:
+                    await self.send_chat()
+                if loop.time() >= next_check:
+                    next_check = loop.time() + BEAT
+                    await self.send_presence()
+            except Exception as e:
+                if not unavailable(e):
+                    raise
+                # the database away for a moment: the socket stays; the next beat looks again
+                # (the client's version says what it lacks)
+                log.warning("a game socket could not read the database: %s", type(e).__name__)
 
     async def send_versions(self) -> None:
         site = self.site
@@ -399,6 +414,12 @@ class GameSession:
         except (GameError, rnd.RoundError, ChatError, ChallengeError, RateLimited, ApiError) as e:
             status, message = _error(e)
             self.out.send({"t": "error", "id": ident, "error": message, "status": status})
+        except Exception as e:
+            if not unavailable(e):
+                raise
+            # the database away or stalled: nothing was played; the client may send it again
+            message = "the database is not answering: try again in a few seconds"
+            self.out.send({"t": "error", "id": ident, "error": message, "status": 503})
 
     async def command(self, kind: Any, data: dict[str, Any]) -> None:
         site, actor = self.site, self.actor
