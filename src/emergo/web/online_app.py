@@ -150,6 +150,7 @@ ROUTES: list[BaseRoute] = [
     # sockets
     WebSocketRoute("/ws/online/game/{id}", sockets.game_socket),
     WebSocketRoute("/ws/online/lobby", sockets.lobby_socket),
+    WebSocketRoute("/ws/online/site", sockets.site_socket),
     Mount("/static", StaticFiles(directory=STATIC), name="static"),
 ]
 """Every route of the site (lila's conf/routes): pages, the API, sockets, static files."""
@@ -166,7 +167,9 @@ async def _handle(request: Request, exc: Exception) -> Response:
         return _error(exc.status, str(exc), exc.headers)
     if isinstance(exc, RateLimited):
         return _error(429, str(exc), {"retry-after": str(exc.retry_after)})
-    if isinstance(exc, GameError | ChallengeError | ChatError | AccountError):
+    if isinstance(exc, ChallengeError):  # the API's message, and the pages' words for a player
+        return JSONResponse({"error": str(exc), "words": exc.words}, status_code=exc.status)
+    if isinstance(exc, GameError | ChatError | AccountError):
         return _error(exc.status, str(exc))
     if isinstance(exc, rnd.RoundError | TokenError):
         return _error(400, str(exc))

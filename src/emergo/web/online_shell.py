@@ -86,8 +86,14 @@ def header(actor: Actor | None, current: str = "") -> str:
         )
     else:
         who = '<a href="/login">Log in</a><a class="button primary" href="/signup">Sign up</a>'
+    # a signed-in page's site-wide channel (static/page/sitewide.js) reads who and the token here
+    data = (
+        f' data-me="{e(actor.user.name)}" data-csrf="{e(actor.csrf or "")}"'
+        if actor is not None and actor.via == "session"
+        else ""
+    )
     return (
-        '<header class="site-top"><a class="brand" href="/">Emergo</a>'
+        f'<header class="site-top"{data}><a class="brand" href="/">Emergo</a>'
         f'<nav class="site-nav" aria-label="Site">{links}</nav>'
         f'<div class="who">{who}</div></header>'
     )

@@ -23,6 +23,14 @@ Only the game's players may send commands; a spectator's gets a 403 ``error``.
 the lobby changes, and (signed in) ``{"t": "event", "event": ...}``: the lines of
 ``/api/stream/event``.  Lobby actions are HTTP (``POST /api/lobby/seek`` ...).
 
+``WS /ws/online/site`` -- every page of a signed-in player (issue 19's site-wide channel, lila's
+site socket): the server sends ``{"t": "unread", "unread": n}`` (the notifications not read,
+at once and when it changes), ``{"t": "challenges", "in": [challenge...]}`` (the open
+challenges to the player, at once and after each change) and ``{"t": "event", "event": ...}``
+(the lines of ``/api/stream/event`` from the moment it opened: a challenge, one declined or
+canceled, a game started or finished).  Anonymous sockets are refused (4401).  The client
+sends ``{"t": "ping"}`` now and then (``{"t": "pong"}``).
+
 A session-cookie socket must come from the site (``Origin``) with the session's CSRF token as
 ``?csrf=``; a token socket sends ``Authorization: Bearer``.  Each socket has a bounded send
 queue (:data:`SEND_QUEUE` messages): a client that does not read is dropped (close code 4008),
@@ -385,6 +393,81 @@ async def lobby_socket(ws: WebSocket) -> None:
                 for event_id, data in events:
                     last = event_id
                     out.send({"t": "event", "event": data})
+
+    async def receive() -> None:
+        while True:
+            try:
+                raw = await ws.receive_text()
+            except (WebSocketDisconnect, RuntimeError, KeyError):
+                return
+            if raw.strip() in ('{"t":"ping"}', '{"t": "ping"}'):
+                out.send({"t": "pong"})
+
+    loop = asyncio.get_running_loop()
+    tasks = [
+        loop.create_task(push()),
+        loop.create_task(receive()),
+        loop.create_task(out.dropped.wait()),
+    ]
+    try:
+        await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(BaseException):
+                await task
+        sub.close()
+        slow = out.dropped.is_set()
+        await out.close(CLOSE_TOO_SLOW if slow else 1000, "too slow" if slow else "")
+
+
+SITE_IDLE = 30.0
+"""Seconds a site socket sleeps when nothing happens (it wakes on the bus)."""
+
+
+async def site_socket(ws: WebSocket) -> None:
+    """``/ws/online/site`` (module docstring): what a signed-in player must know on any page."""
+    site = site_of(ws)
+    try:
+        actor = await _authenticate(ws)
+        if actor is None:
+            raise ApiError("sign in first", 401)
+    except ApiError as e:
+        await _refuse(ws, e)
+        return
+    await ws.accept()
+    user = actor.user
+    out = Outbox(ws)
+    sub = site.bus.subscribe(f"u:{user.id}", f"n:{user.id}")
+    base = str(ws.base_url).replace("ws", "http", 1).rstrip("/")
+
+    async def unread() -> None:
+        count = await asyncio.to_thread(site.notices.unread, user.id)
+        out.send({"t": "unread", "unread": count})
+
+    async def challenges() -> None:
+        mine = await asyncio.to_thread(site.challenges.of_user, user)
+        out.send({"t": "challenges", "in": [c.json(base) for c in mine["in"]]})
+
+    async def push() -> None:
+        last = await asyncio.to_thread(site_last_event, site, user.id)
+        await unread()
+        await challenges()
+        while True:
+            woke = await sub.wait(SITE_IDLE)
+            if not woke:
+                continue
+            fired = sub.take()
+            if f"n:{user.id}" in fired:
+                await unread()
+            if f"u:{user.id}" in fired:
+                events = await asyncio.to_thread(site_events_after, site, user.id, last)
+                for event_id, data in events:
+                    last = event_id
+                    out.send({"t": "event", "event": data})
+                if any(str(d.get("type", "")).startswith("challenge") for _i, d in events):
+                    await challenges()
 
     async def receive() -> None:
         while True:

@@ -1,39 +1,39 @@
 // Built from static/page/ and static/board/ by tools/web-check/build.mjs: do not edit.
 import {
-  Socket,
-  clockOf,
   clockText,
   moveNumber,
-  movesOf,
-  offerOf,
-  other,
   otherTurn,
-  resultOf,
-  resultWords,
-  sharedPlies,
   statusText,
-  timeControlText,
   title,
-  variantName,
   whiteMoves
-} from "./chunk-Y7QANY2D.js";
+} from "./chunk-RZNRVJAM.js";
 import {
   $,
+  Socket,
   api,
   boardSettings,
   buttonEl,
   changeSettings,
+  clockOf,
   el,
   errorText,
   initOnline,
   input,
+  movesOf,
+  offerOf,
   onSettings,
+  other,
   pageData,
   personEl,
+  resultOf,
+  resultWords,
   say,
   settings,
-  socketPath
-} from "./chunk-QJVYNLV6.js";
+  sharedPlies,
+  socketPath,
+  timeControlText,
+  variantName
+} from "./chunk-XXZ5G5WR.js";
 
 // ../../src/emergo/web/static/board/geometry.js
 var S = 36;
