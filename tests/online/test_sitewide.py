@@ -4,6 +4,8 @@
 
 from __future__ import annotations
 
+import html
+import re
 from typing import Any
 
 import pytest
@@ -123,3 +125,126 @@ def test_the_feed_has_one_your_turn_a_game(client: Any, players: tuple[Player, P
     turns = [n for n in feed["notifications"] if n["kind"] == "your-turn"]
     assert sorted(n["gameId"] for n in turns) == sorted([first, second])
     assert feed["unread"] == 2
+
+
+# --- item 11: ?next= kept through log-in and sign-up; the invitation in sentences ---------------
+
+
+def _form(client: Any, path: str) -> str:
+    page = client.get(path)
+    assert page.status_code == 200
+    return str(client.cookies.get("emergo_csrf"))
+
+
+def _post_form(client: Any, path: str, **fields: str) -> Any:
+    token = _form(client, path.split("?")[0])
+    return client.post(
+        path, data={"csrf": token, **fields}, headers={"Origin": HOST}, follow_redirects=False
+    )
+
+
+@pytest.mark.parametrize(
+    ("given", "lands"),
+    [
+        ("/challenge/Ab12Cd34", "/challenge/Ab12Cd34"),
+        ("/games?rated=1", "/games?rated=1"),
+        ("//evil.example/x", "/"),
+        ("https://evil.example/", "/"),
+        ("/\\evil.example", "/"),
+        ("/\t/evil.example", "/"),
+        ("evil.example", "/"),
+        ("", "/"),
+    ],
+)
+def test_log_in_goes_back_to_next_on_this_site_only(
+    client: Any, site: Any, given: str, lands: str
+) -> None:
+    from emergo.web.online_pages import safe_next
+
+    assert safe_next(given) == lands
+    site.users.create("nora", "a good password")
+    r = _post_form(client, "/login", username="nora", password="a good password", next=given)
+    assert r.status_code == 303 and r.headers["location"] == lands
+
+
+def test_the_forms_keep_next_and_sign_up_goes_there(client: Any) -> None:
+    page = client.get("/login?next=/challenge/Ab12Cd34").text
+    assert '<input type="hidden" name="next" value="/challenge/Ab12Cd34">' in page
+    assert 'href="/signup?next=/challenge/Ab12Cd34"' in page
+    assert 'name="next"' not in client.get("/login?next=//evil.example").text
+    r = _post_form(
+        client,
+        "/signup",
+        username="newby",
+        password="a good password",
+        password2="a good password",
+        next="/challenge/Ab12Cd34",
+    )
+    assert r.status_code == 303 and r.headers["location"] == "/challenge/Ab12Cd34"
+
+
+def test_the_invitation_page_in_sentences(client: Any, site: Any) -> None:
+    from emergo.online.challenges import Terms
+
+    ann = site.users.create("ann", "a good password")
+    link = site.challenges.create(
+        ann, Terms(clock_limit=300, clock_increment=3, color="white"), kind="link"
+    )
+    page = client.get(f"/challenge/{link.id}").text
+    assert (
+        "ann invites you to a casual game of Emergo on the 9x9 board, 5 minutes each, plus 3"
+        " seconds a move." in page
+    )
+    assert "ann plays White; you play Black." in page
+    assert "The result does not change the ratings." in page
+    assert "It waits for an answer." in page
+    assert f'href="/login?next=/challenge/{link.id}"' in page
+    main = page.split("<main", 1)[1]
+    assert " · " not in main and "casual" in main  # sentences, not keys in a row
+    corr = site.challenges.create(ann, Terms(variant="hex", days=3, rated=True), kind="link")
+    page = client.get(f"/challenge/{corr.id}").text
+    assert "a rated game of Emergo on the hexagonal board, 3 days a move." in page
+    assert "The colours are drawn at random." in page
+
+
+# --- item 19: sign-up's rules on the form, enforced as stated ----------------------------------
+
+
+def test_sign_up_states_its_rules_and_keeps_them(client: Any, site: Any) -> None:
+    from dataclasses import replace
+
+    from emergo.online.users import NAME_RULE, PASSWORD_RULE
+
+    limits = replace(site.config.limits, signup_per_hour=1000)
+    object.__setattr__(site, "config", replace(site.config, limits=limits))
+
+    page = client.get("/signup").text
+    assert NAME_RULE.capitalize() in page and PASSWORD_RULE.capitalize() in page
+    assert 'minlength="8"' in page and 'aria-describedby="name-rule"' in page
+    stated = re.search(r'pattern="([^"]+)"', page)
+    assert stated is not None
+    pattern = re.compile(html.unescape(stated.group(1)))
+
+    def signup(name: str, password: str = "a good password") -> int:
+        client.cookies.clear()
+        r = _post_form(client, "/signup", username=name, password=password, password2=password)
+        return int(r.status_code)
+
+    for name, ok in [
+        ("a", False),  # 2 to 20
+        ("ab", True),
+        ("x" * 20, True),
+        ("y" * 21, False),
+        ("_ab", False),  # starting with a letter or digit
+        ("-ab", False),
+        ("9a_b-c", True),  # letters, digits, _ or -
+        ("a.b", False),
+        ("a b", False),
+        ("ab\u00e9", False),
+    ]:
+        assert (signup(name) == 303) is ok, name
+        assert bool(pattern.fullmatch(name)) is ok, name  # the form's check is the same
+    assert signup("pw7", "x" * 7) == 400  # 8 to 200 characters
+    assert signup("pw8", "x" * 8) == 303
+    assert signup("pw200", "x" * 200) == 303
+    assert signup("pw201", "x" * 201) == 400

@@ -111,3 +111,24 @@ def test_a_decline_reason_in_words_and_the_unread_count_live(browser: Any, onlin
     expect(badge).to_be_hidden(timeout=5000)
     ann.close()
     bob.close()
+
+
+def test_an_invitation_followed_by_a_log_in_comes_back_to_it(browser: Any, online: Online) -> None:
+    online.account("ann5")
+    online.account("carl5")
+    live = online.live
+    link = live.challenges.create(
+        live.users.by_name("ann5"), Terms(clock_limit=300, clock_increment=3), kind="link"
+    )
+    carl = Person(browser, online, "carl5", PHONE)
+    carl.go(f"/challenge/{link.id}")
+    expect(carl.page.locator("main")).to_contain_text("ann5 invites you to a casual game")
+    carl.page.get_by_role("link", name="Log in").last.click()
+    carl.page.fill("input[name=username]", "carl5")
+    carl.page.fill("input[name=password]", "a good password")
+    carl.page.click("main form button[type=submit]")
+    carl.page.wait_for_url(f"{online.url}/challenge/{link.id}")
+    shot(carl.page, "online-invitation-phone.png")
+    carl.page.get_by_role("button", name="Accept").click()
+    carl.page.wait_for_url(f"{online.url}/game/*")
+    carl.close()

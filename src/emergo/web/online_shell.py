@@ -93,9 +93,9 @@ def header(actor: Actor | None, current: str = "") -> str:
         else ""
     )
     return (
-        f'<header class="site-top"{data}><a class="brand" href="/">Emergo</a>'
+        '<header class="site-top"><a class="brand" href="/">Emergo</a>'
         f'<nav class="site-nav" aria-label="Site">{links}</nav>'
-        f'<div class="who">{who}</div></header>'
+        f'<div class="who"{data}>{who}</div></header>'
     )
 
 

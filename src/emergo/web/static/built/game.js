@@ -33,7 +33,7 @@ import {
   socketPath,
   timeControlText,
   variantName
-} from "./chunk-XXZ5G5WR.js";
+} from "./chunk-XOWVETJU.js";
 
 // ../../src/emergo/web/static/board/geometry.js
 var S = 36;

@@ -20,7 +20,7 @@ import {
   termsFields,
   timeControlText,
   variantName
-} from "./chunk-XXZ5G5WR.js";
+} from "./chunk-XOWVETJU.js";
 
 // ../../src/emergo/web/static/page/lobby.js
 var REFRESH_MS = 1e4;

@@ -31,7 +31,7 @@ export async function initOnline(data) {
   keepSettingsInBrowser();
   await loadSettings(new URLSearchParams(location.search));
   applySettings();
-  const csrf = data ? data.csrf : document.querySelector("header.site-top")?.getAttribute("data-csrf") || "";
+  const csrf = data ? data.csrf : document.querySelector(".site-top .who")?.getAttribute("data-csrf") || "";
   useCsrf(csrf);
   startSitewide();
   document.getElementById("theme")?.addEventListener("click", () => changeSettings({theme: settings.theme === "dark" ? "light" : "dark"}));

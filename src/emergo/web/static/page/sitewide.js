@@ -204,9 +204,9 @@ function keepDismissed(id) {
   }
 }
 
-/** Start the page's site-wide channel when someone is signed in (the header says who). */
+/** Start the page's site-wide channel when someone is signed in (the header's `.who` says who). */
 export function startSitewide() {
-  const header = /** @type {HTMLElement|null} */ (document.querySelector("header.site-top[data-me]"));
+  const header = /** @type {HTMLElement|null} */ (document.querySelector(".site-top .who[data-me]"));
   if (!header || !header.dataset.me || !header.dataset.csrf) return null;
   return new Sitewide(header.dataset.me, header.dataset.csrf);
 }

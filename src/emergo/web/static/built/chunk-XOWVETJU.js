@@ -473,7 +473,7 @@ function keepDismissed(id) {
 function startSitewide() {
   const header = (
     /** @type {HTMLElement|null} */
-    document.querySelector("header.site-top[data-me]")
+    document.querySelector(".site-top .who[data-me]")
   );
   if (!header || !header.dataset.me || !header.dataset.csrf) return null;
   return new Sitewide(header.dataset.me, header.dataset.csrf);
@@ -488,7 +488,7 @@ async function initOnline(data) {
   keepSettingsInBrowser();
   await loadSettings(new URLSearchParams(location.search));
   applySettings();
-  const csrf = data ? data.csrf : document.querySelector("header.site-top")?.getAttribute("data-csrf") || "";
+  const csrf = data ? data.csrf : document.querySelector(".site-top .who")?.getAttribute("data-csrf") || "";
   useCsrf(csrf);
   startSitewide();
   document.getElementById("theme")?.addEventListener("click", () => changeSettings({ theme: settings.theme === "dark" ? "light" : "dark" }));
