@@ -248,3 +248,43 @@ def test_sign_up_states_its_rules_and_keeps_them(client: Any, site: Any) -> None
     assert signup("pw8", "x" * 8) == 303
     assert signup("pw200", "x" * 200) == 303
     assert signup("pw201", "x" * 201) == 400
+
+
+# --- item 12: an unstarted game's countdown; aborted games left out of the lists ---------------
+
+
+def test_an_unstarted_game_says_how_long_is_left_to_play_the_first_move(
+    client: Any, players: tuple[Player, Player]
+) -> None:
+    from emergo import round as rnd
+    from emergo.clock import TimeControl
+
+    ann, bob = players
+    game = new_game(ann, bob, **{"clock.limit": 180, "clock.increment": 2})
+    first = rnd.first_move_time(TimeControl.fischer(180, 2))
+    assert first is not None
+    state = ann.state(game)
+    assert state["expiration"]["millisToMove"] == int(first * 1000)
+    assert 0 <= state["expiration"]["idleMillis"] < 5000
+    ann.play(game, "d4")
+    assert "expiration" in ann.state(game)  # Black has not moved yet
+    bob.play(game, "e6")
+    assert "expiration" not in ann.state(game)
+
+
+def test_aborted_games_are_left_out_of_the_archive_and_profile_lists(
+    client: Any, site: Any, players: tuple[Player, Player]
+) -> None:
+    ann, bob = players
+    aborted = new_game(ann, bob)
+    ann.ok(f"/api/board/game/{aborted}/abort")
+    played = new_game(ann, bob)
+    ann.play(played, "d4")
+    bob.ok(f"/api/board/game/{played}/resign")
+    for path in ("/games", "/@/ann", "/api/games/user/ann", "/api/games/search?player=bob"):
+        text = client.get(path).text
+        assert played in text and aborted not in text, path
+    for path in ("/games?aborted=true", "/api/games/user/ann?aborted=true"):
+        text = client.get(path).text
+        assert played in text and aborted in text, path
+    assert client.get("/api/games/search?aborted=maybe").status_code == 400

@@ -132,3 +132,22 @@ def test_an_invitation_followed_by_a_log_in_comes_back_to_it(browser: Any, onlin
     carl.page.get_by_role("button", name="Accept").click()
     carl.page.wait_for_url(f"{online.url}/game/*")
     carl.close()
+
+
+def test_an_unstarted_game_counts_down_to_its_abort(browser: Any, online: Online) -> None:
+    ann = signed_in(browser, online, "ann6", DESKTOP)
+    online.account("bob6")
+    game_id = online.game("ann6", "bob6", clock_limit=300, clock_increment=3)
+    ann.go(f"/game/{game_id}")
+    countdown = ann.page.locator("#expiration")
+    expect(countdown).to_be_visible()
+    expect(countdown).to_contain_text("seconds for you to play the first move")
+    first = int(countdown.inner_text().split()[0])
+    ann.page.wait_for_timeout(1300)
+    assert int(countdown.inner_text().split()[0]) < first  # it counts down
+    shot(ann.page, "online-abort-countdown-desktop.png")
+    ann.play("d4")
+    expect(countdown).to_contain_text("for Black to play the first move")
+    online.live.play(game_id, online.live.users.by_name("bob6"), "move", text="e6", version=None)
+    expect(countdown).to_be_hidden()
+    ann.close()

@@ -254,6 +254,7 @@ _GAME = """<section class="board-area" aria-label="Board">
 <div class="board-wrap"><div id="board"></div></div>
 <div class="player" id="player-bottom"></div>
 <p id="status" class="status" role="status" aria-live="polite"></p>
+<p id="expiration" class="expiration" role="timer" hidden></p>
 <p id="message" class="message" role="alert" aria-live="assertive"></p>
 <div class="row confirm" id="confirm" role="alertdialog" aria-labelledby="confirm-text" hidden>
 <span id="confirm-text"></span><button type="button" id="confirm-yes" class="danger">Yes</button>

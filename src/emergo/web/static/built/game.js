@@ -10,6 +10,8 @@ import {
 import {
   $,
   Socket,
+  abortLeft,
+  abortWords,
   api,
   boardSettings,
   buttonEl,
@@ -33,7 +35,7 @@ import {
   socketPath,
   timeControlText,
   variantName
-} from "./chunk-XOWVETJU.js";
+} from "./chunk-R36H4REA.js";
 
 // ../../src/emergo/web/static/board/geometry.js
 var S = 36;
@@ -1419,6 +1421,7 @@ var GameController = class {
     this.you = root.dataset.you === "white" || root.dataset.you === "black" ? root.dataset.you : null;
     this.full = null;
     this.state = null;
+    this.stateAt = 0;
     this.moves = [];
     this.infos = [];
     this.positions = [];
@@ -1609,6 +1612,7 @@ var GameController = class {
     if (shared !== moves.length || shared !== this.moves.length || !this.positions[moves.length]) await this.follow(moves, shared);
     const wasOver = !!(this.state && resultOf(this.state));
     this.state = state;
+    this.stateAt = at;
     this.pending = false;
     this.clock = clockOf(state, this.full, at);
     const result = resultOf(state);
@@ -1755,6 +1759,7 @@ var GameController = class {
     buttonEl("claim-victory").title = s && s.turn === this.you ? "the win is claimed while your opponent is to move: move first" : "";
   }
   tick() {
+    this.showAbortCountdown();
     const c = this.clock;
     if (this.gone && !$("claim").hidden) this.showClaim();
     if (!c || !this.state) return;
@@ -1764,6 +1769,13 @@ var GameController = class {
       this.lowWarned = true;
       playSound("low");
     }
+  }
+  /** A game not yet started: the seconds left to play the first move (lichess shows them). */
+  showAbortCountdown() {
+    const box = $("expiration");
+    const left = this.state ? abortLeft(this.state, this.stateAt, performance.now()) : null;
+    box.hidden = left === null;
+    if (left !== null && this.state) box.textContent = abortWords(left, this.state.turn, this.you);
   }
   // --- stepping through the game ----------------------------------------------------------------
   /** @param {number} ply */

@@ -20,7 +20,7 @@ import {
   termsFields,
   timeControlText,
   variantName
-} from "./chunk-XOWVETJU.js";
+} from "./chunk-R36H4REA.js";
 
 // ../../src/emergo/web/static/page/lobby.js
 var REFRESH_MS = 1e4;

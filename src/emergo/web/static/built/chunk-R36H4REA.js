@@ -288,6 +288,16 @@ function offerOf(state) {
   return null;
 }
 var other = (c) => c === "white" ? "black" : "white";
+function abortLeft(state, at, now) {
+  const e = state.expiration;
+  if (!e || resultOf(state)) return null;
+  return Math.max(0, (e.millisToMove - e.idleMillis - (now - at)) / 1e3);
+}
+function abortWords(seconds, turn, you) {
+  const n = Math.ceil(seconds);
+  const who = turn === you ? "you" : turn === "white" ? "White" : "Black";
+  return `${n} second${n === 1 ? "" : "s"} for ${who} to play the first move, or the game is aborted`;
+}
 
 // ../../src/emergo/web/static/page/sitewide.js
 var PING_MS = 25e3;
@@ -539,6 +549,8 @@ export {
   clockOf,
   offerOf,
   other,
+  abortLeft,
+  abortWords,
   pageData,
   initOnline,
   personEl,
