@@ -288,3 +288,36 @@ def test_aborted_games_are_left_out_of_the_archive_and_profile_lists(
         text = client.get(path).text
         assert played in text and aborted in text, path
     assert client.get("/api/games/search?aborted=maybe").status_code == 400
+
+
+# --- item 22: the games being played, to watch -------------------------------------------------
+
+
+def test_the_watch_list_of_games_being_played(
+    client: Any, site: Any, players: tuple[Player, Player]
+) -> None:
+    ann, bob = players
+    assert "Nobody is playing right now" in client.get("/watch").text
+    live = new_game(ann, bob, **{"clock.limit": 300, "clock.increment": 3})
+    ann.play(live, "d4")
+    corr = bob.accept(ann.challenge("bob", days=3, color="white"))
+    over = new_game(ann, bob)
+    ann.ok(f"/api/board/game/{over}/abort")
+    found = client.get("/api/games/live").json()["games"]  # public: no one signed in
+    assert [g["id"] for g in found] == [corr, live]  # the one moved last first
+    first = {g["id"]: g for g in found}[live]
+    assert first["players"]["white"]["user"]["name"] == "ann" and first["plies"] == 1
+    assert first["url"].endswith(f"/game/{live}") and first["turn"] == "black"
+    only = client.get("/api/games/live?speed=live").json()["games"]
+    assert [g["id"] for g in only] == [live]
+    for bad in ("speed=blitz", "nb=0", "nb=101", "nb=x"):
+        r = client.get(f"/api/games/live?{bad}")
+        assert r.status_code == 400 and "error" in r.json(), bad
+    page = client.get("/watch").text
+    assert f'<a class="button" href="/game/{live}">Watch</a>' in page
+    assert f'href="/game/{corr}"' in page and over not in page
+    assert "5+3" in page and "3 days a move" in page
+    assert '<a href="/watch"' in client.get("/").text  # in every page's header
+    # the spectator's link: the game's page, for anyone
+    spectator = client.get(f"/game/{live}").text
+    assert 'data-you=""' in spectator

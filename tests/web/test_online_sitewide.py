@@ -151,3 +151,19 @@ def test_an_unstarted_game_counts_down_to_its_abort(browser: Any, online: Online
     online.live.play(game_id, online.live.users.by_name("bob6"), "move", text="e6", version=None)
     expect(countdown).to_be_hidden()
     ann.close()
+
+
+def test_the_watch_list_leads_a_spectator_to_a_game(browser: Any, online: Online) -> None:
+    online.account("ann7")
+    online.account("bob7")
+    game_id = online.game("ann7", "bob7", clock_limit=600, clock_increment=5)
+    eve = Person(browser, online, "eve7", PHONE)
+    eve.go("/watch")
+    row = eve.page.locator(f"tr[data-game='{game_id}']")
+    expect(row).to_contain_text("ann7 – bob7")
+    shot(eve.page, "online-watch-phone.png")
+    row.get_by_role("link", name="Watch").click()
+    eve.page.wait_for_url(f"{online.url}/game/{game_id}")
+    eve.page.wait_for_selector("html[data-ready='1']")
+    expect(eve.page.locator("#board .cells")).to_be_visible()
+    eve.close()

@@ -35,6 +35,7 @@ from emergo.web import online_player_pages as player_pages
 from emergo.web import online_players as players
 from emergo.web import online_shell as shell
 from emergo.web import online_socket as sockets
+from emergo.web import online_watch as watch
 from emergo.web.online_auth import ApiError
 from emergo.web.online_openapi import openapi
 from emergo.web.online_security import OnlineGuard
@@ -78,6 +79,7 @@ ROUTES: list[BaseRoute] = [
     Route("/leaderboard", player_pages.leaderboards, methods=["GET"]),
     Route("/leaderboard/{perf}", player_pages.leaderboard, methods=["GET"]),
     Route("/games", player_pages.archive, methods=["GET"]),
+    Route("/watch", watch.watch_page, methods=["GET"]),
     Route("/notifications", player_pages.notifications, methods=["GET"]),
     Route("/notifications/read", player_pages.notifications_read, methods=["POST"]),
     Route("/account/notifications", player_pages.settings, methods=["GET"]),
@@ -107,6 +109,7 @@ ROUTES: list[BaseRoute] = [
     Route("/api/player/top/{nb}/{perf}", players.leaderboard, methods=["GET"]),
     Route("/api/games/user/{username}", players.games_of_user, methods=["GET"]),
     Route("/api/games/search", players.games_search, methods=["GET"]),
+    Route("/api/games/live", watch.live_api, methods=["GET"]),
     # challenges and the lobby
     Route("/api/challenge", api.challenges_mine, methods=["GET"]),
     Route("/api/challenge/open", api.challenge_open, methods=["POST"]),

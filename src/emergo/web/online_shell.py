@@ -29,7 +29,7 @@ from emergo.web.online_auth import Actor, actor_of, site_of
 
 e = html.escape
 
-NAV = (("/", "Lobby"), ("/leaderboard", "Players"), ("/games", "Archive"))
+NAV = (("/", "Lobby"), ("/watch", "Watch"), ("/leaderboard", "Players"), ("/games", "Archive"))
 """The header's links (path, text), each shown when the site has the route."""
 PROFILE = "/@/{username}"
 """A player's page (issue 21): names link to it when the site has the route."""
