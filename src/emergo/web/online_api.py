@@ -348,6 +348,8 @@ async def _user_lines(site: Site, actor: Actor, base: str) -> AsyncIterator[byte
             if not await sub.wait(KEEP_ALIVE):
                 yield b"\n"
                 continue
+            if site.bus.closing:  # the server is stopping: the stream ends
+                return
             sub.take()
             events = await asyncio.to_thread(site_events_after, site, user.id, last)
             for event_id, data in events:
@@ -430,6 +432,8 @@ async def game_lines(
             while True:
                 timeout = BEAT if color is not None else KEEP_ALIVE
                 woke = await sub.wait(timeout)
+                if site.bus.closing:  # the server is stopping: the stream ends
+                    return
                 fired = sub.take() if woke else {}
                 said = False
                 if f"g:{game.id}" in fired or not woke:

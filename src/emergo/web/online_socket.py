@@ -66,6 +66,7 @@ log = logging.getLogger("emergo.web.online")
 SEND_QUEUE = 256
 """Messages waiting for one slow client before it is dropped."""
 CLOSE_TOO_SLOW = 4008
+CLOSE_RESTART = 1012
 
 
 class Outbox:
@@ -102,6 +103,16 @@ class Outbox:
         if self.ws.application_state == WebSocketState.CONNECTED:
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(self.ws.close(code, reason), 1.0)
+
+
+def _closing(slow: bool, site: Site) -> tuple[int, str]:
+    """How a socket closes: too slow (4008), the server restarting (1012: the page comes back
+    by itself), or normally."""
+    if slow:
+        return CLOSE_TOO_SLOW, "too slow"
+    if site.bus.closing:
+        return CLOSE_RESTART, "the server is restarting"
+    return 1000, ""
 
 
 async def _authenticate(ws: WebSocket) -> Actor | None:
@@ -194,7 +205,7 @@ class GameSession:
             else:
                 site.presence.watch(game_id, -1)
             slow = self.out.dropped.is_set() and self.ws.client_state == WebSocketState.CONNECTED
-            await self.out.close(CLOSE_TOO_SLOW if slow else 1000, "too slow" if slow else "")
+            await self.out.close(*_closing(slow, site))
 
     async def send_full(self) -> None:
         site = self.site
@@ -227,6 +238,8 @@ class GameSession:
         next_check = 0.0
         while True:
             woke = await sub.wait(BEAT)
+            if self.site.bus.closing:
+                return
             fired = sub.take() if woke else {}
             if f"g:{self.game.id}" in fired or not woke:
                 await self.send_versions()
@@ -385,6 +398,8 @@ async def lobby_socket(ws: WebSocket) -> None:
         await seeks()
         while True:
             woke = await sub.wait(30.0)
+            if site.bus.closing:
+                return
             fired = sub.take() if woke else {}
             if "lobby" in fired or not woke:
                 await seeks()
@@ -418,8 +433,7 @@ async def lobby_socket(ws: WebSocket) -> None:
             with contextlib.suppress(BaseException):
                 await task
         sub.close()
-        slow = out.dropped.is_set()
-        await out.close(CLOSE_TOO_SLOW if slow else 1000, "too slow" if slow else "")
+        await out.close(*_closing(out.dropped.is_set(), site))
 
 
 SITE_IDLE = 30.0
@@ -456,6 +470,8 @@ async def site_socket(ws: WebSocket) -> None:
         await challenges()
         while True:
             woke = await sub.wait(SITE_IDLE)
+            if site.bus.closing:
+                return
             if not woke:
                 continue
             fired = sub.take()
@@ -493,5 +509,4 @@ async def site_socket(ws: WebSocket) -> None:
             with contextlib.suppress(BaseException):
                 await task
         sub.close()
-        slow = out.dropped.is_set()
-        await out.close(CLOSE_TOO_SLOW if slow else 1000, "too slow" if slow else "")
+        await out.close(*_closing(out.dropped.is_set(), site))
