@@ -95,6 +95,7 @@ def test_a_decline_reason_in_words_and_the_unread_count_live(browser: Any, onlin
     live.challenges.create(users.by_name("ann4"), Terms(clock_limit=60), dest=users.by_name("bob4"))
     note = bob.page.locator(".toast.challenge-note")
     expect(note).to_be_visible(timeout=5000)
+    shot(bob.page, "online-sitewide-challenge-desktop.png")
     note.locator("select.reason").select_option("tooFast")
     note.get_by_role("button", name="Decline").click()
     expect(note).to_have_count(0)
@@ -138,7 +139,7 @@ def test_an_unstarted_game_counts_down_to_its_abort(browser: Any, online: Online
     ann = signed_in(browser, online, "ann6", DESKTOP)
     online.account("bob6")
     game_id = online.game("ann6", "bob6", clock_limit=300, clock_increment=3)
-    ann.go(f"/game/{game_id}")
+    ann.game_page(game_id, taken=True)  # the lobby opens the game that started
     countdown = ann.page.locator("#expiration")
     expect(countdown).to_be_visible()
     expect(countdown).to_contain_text("seconds for you to play the first move")
@@ -167,3 +168,17 @@ def test_the_watch_list_leads_a_spectator_to_a_game(browser: Any, online: Online
     eve.page.wait_for_selector("html[data-ready='1']")
     expect(eve.page.locator("#board .cells")).to_be_visible()
     eve.close()
+
+
+def test_lobby_errors_are_in_a_players_words(browser: Any, online: Online) -> None:
+    dan = signed_in(browser, online, "dan8", DESKTOP)
+    dan.page.fill("#minutes", "0")
+    dan.page.click("#post-seek")
+    message = dan.page.locator("#message")
+    expect(message).to_contain_text("the time is 1 second to 180 minutes a player")
+    assert "clock.limit" not in message.inner_text()
+    dan.page.fill("#minutes", "5")
+    dan.page.fill("#opponent", "nobody8")
+    dan.page.click("#challenge")
+    expect(message).to_have_text("there is no player called nobody8")
+    dan.close()

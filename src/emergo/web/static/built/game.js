@@ -35,7 +35,7 @@ import {
   socketPath,
   timeControlText,
   variantName
-} from "./chunk-R36H4REA.js";
+} from "./chunk-DHY5DJUF.js";
 
 // ../../src/emergo/web/static/board/geometry.js
 var S = 36;

@@ -20,7 +20,7 @@ import {
   termsFields,
   timeControlText,
   variantName
-} from "./chunk-R36H4REA.js";
+} from "./chunk-DHY5DJUF.js";
 
 // ../../src/emergo/web/static/page/lobby.js
 var REFRESH_MS = 1e4;

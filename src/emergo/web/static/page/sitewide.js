@@ -22,7 +22,7 @@ const DISMISSED = "emergo-dismissed-challenges";
 
 /** lichess's decline reasons a player picks from (the server words them for the challenger). */
 export const DECLINE_CHOICES = [
-  ["generic", "Decline"],
+  ["generic", "no reason given"],
   ["later", "Not now"],
   ["tooFast", "Too fast"],
   ["tooSlow", "Too slow"],
@@ -137,12 +137,13 @@ class Sitewide {
     for (const c of open) {
       if (this.challengeNotes.has(c.id) || dismissed.includes(c.id)) continue;
       const reason = /** @type {HTMLSelectElement} */ (el("select", "reason"));
-      reason.setAttribute("aria-label", "Decline: the reason");
+      reason.setAttribute("aria-label", "The reason to decline");
+      reason.title = "The reason the challenger reads";
       for (const [key, text] of DECLINE_CHOICES) reason.append(new Option(text, key));
       const note = this.note(`challenge-${c.id}`, challengeWords(c), [
         button("Accept", () => this.answer(c, "accept", note), "primary"),
-        reason,
         button("Decline", () => this.answer(c, "decline", note, reason.value)),
+        reason,
       ], () => keepDismissed(c.id));
       note.classList.add("challenge-note");
       note.dataset.challenge = c.id;

@@ -303,7 +303,7 @@ function abortWords(seconds, turn, you) {
 var PING_MS = 25e3;
 var DISMISSED = "emergo-dismissed-challenges";
 var DECLINE_CHOICES = [
-  ["generic", "Decline"],
+  ["generic", "no reason given"],
   ["later", "Not now"],
   ["tooFast", "Too fast"],
   ["tooSlow", "Too slow"],
@@ -418,12 +418,13 @@ var Sitewide = class {
         /** @type {HTMLSelectElement} */
         el("select", "reason")
       );
-      reason.setAttribute("aria-label", "Decline: the reason");
+      reason.setAttribute("aria-label", "The reason to decline");
+      reason.title = "The reason the challenger reads";
       for (const [key, text] of DECLINE_CHOICES) reason.append(new Option(text, key));
       const note = this.note(`challenge-${c.id}`, challengeWords(c), [
         button("Accept", () => this.answer(c, "accept", note), "primary"),
-        reason,
-        button("Decline", () => this.answer(c, "decline", note, reason.value))
+        button("Decline", () => this.answer(c, "decline", note, reason.value)),
+        reason
       ], () => keepDismissed(c.id));
       note.classList.add("challenge-note");
       note.dataset.challenge = c.id;
