@@ -321,3 +321,42 @@ def test_the_watch_list_of_games_being_played(
     # the spectator's link: the game's page, for anyone
     spectator = client.get(f"/game/{live}").text
     assert 'data-you=""' in spectator
+
+
+def test_the_site_socket_needs_a_token_that_may_read_challenges(
+    client: Any, site: Any, players: tuple[Player, Player]
+) -> None:
+    from starlette.websockets import WebSocketDisconnect
+
+    ann = site.users.by_name("ann")
+    narrow = site.tokens.create(ann.id, ("challenge:write",))
+    headers = {"Authorization": f"Bearer {narrow}"}
+    with pytest.raises(WebSocketDisconnect), client.websocket_connect(SITE_WS, headers=headers):
+        pass
+    wrong = {"Authorization": "Bearer not-a-token"}
+    with pytest.raises(WebSocketDisconnect), client.websocket_connect(SITE_WS, headers=wrong):
+        pass
+    reader = site.tokens.create(ann.id, ("challenge:read",))
+    headers = {"Authorization": f"Bearer {reader}"}
+    with client.websocket_connect(SITE_WS, headers=headers) as ws:
+        assert ws.receive_json()["t"] == "unread"
+
+
+def test_a_cookie_site_socket_needs_the_sites_origin_and_the_csrf_token(
+    client: Any, site: Any, players: tuple[Player, Player]
+) -> None:
+    from starlette.websockets import WebSocketDisconnect
+
+    cookie, csrf = site.users.open_session(site.users.by_name("bob").id)
+    client.cookies.set("emergo_session", cookie)
+    for url, origin in (
+        (SITE_WS, HOST),  # no token
+        (f"{SITE_WS}?csrf={csrf}", "http://evil.example"),  # another site's page
+    ):
+        with (
+            pytest.raises(WebSocketDisconnect),
+            client.websocket_connect(url, headers={"Origin": origin}),
+        ):
+            pass
+    with client.websocket_connect(f"{SITE_WS}?csrf={csrf}", headers={"Origin": HOST}) as ws:
+        assert ws.receive_json() == {"t": "unread", "unread": 0}

@@ -436,6 +436,8 @@ async def lobby_socket(ws: WebSocket) -> None:
         await out.close(*_closing(out.dropped.is_set(), site))
 
 
+EVENT_SCOPES = frozenset({"challenge:read", "board:play", "bot:play"})
+"""A token needs one of these for the site socket (the event stream's scopes)."""
 SITE_IDLE = 30.0
 """Seconds a site socket sleeps when nothing happens (it wakes on the bus)."""
 
@@ -447,6 +449,8 @@ async def site_socket(ws: WebSocket) -> None:
         actor = await _authenticate(ws)
         if actor is None:
             raise ApiError("sign in first", 401)
+        if not actor.scopes & EVENT_SCOPES:  # a token's: as /api/stream/event
+            raise ApiError("this token lacks the scope challenge:read", 403)
     except ApiError as e:
         await _refuse(ws, e)
         return
