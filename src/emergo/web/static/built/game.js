@@ -35,7 +35,7 @@ import {
   socketPath,
   timeControlText,
   variantName
-} from "./chunk-DHY5DJUF.js";
+} from "./chunk-WBYQ56Q4.js";
 
 // ../../src/emergo/web/static/board/geometry.js
 var S = 36;

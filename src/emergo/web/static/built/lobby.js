@@ -20,7 +20,7 @@ import {
   termsFields,
   timeControlText,
   variantName
-} from "./chunk-DHY5DJUF.js";
+} from "./chunk-WBYQ56Q4.js";
 
 // ../../src/emergo/web/static/page/lobby.js
 var REFRESH_MS = 1e4;

@@ -36,7 +36,7 @@ import {
   statusText,
   title,
   wireSetup
-} from "./chunk-42NVEIIE.js";
+} from "./chunk-GVAHEAUX.js";
 
 // ../../src/emergo/web/static/page/review.js
 function progress(text, done, total) {
@@ -802,7 +802,7 @@ function mount(page, make) {
   return controller;
 }
 var play = null;
-var playModule = () => play = play || import("./play-JLBN3IUV.js");
+var playModule = () => play = play || import("./play-OCSV5CSU.js");
 async function analysis(what) {
   const c = (
     /** @type {AnalysisController} */

@@ -90,7 +90,8 @@ export class Socket {
         if (!this.closed && this.ws === ws) this.opened = this.open();
       }, 200 * this.retry);
     });
-    return new Promise((resolve, reject) => {
+    /** @type {Promise<void>} */
+    const opened = new Promise((resolve, reject) => {
       ws.addEventListener("open", () => {
         this.retry = 0;
         if (this.ws === ws) this.options.onStatus?.("open");
@@ -98,6 +99,10 @@ export class Socket {
       }, {once: true});
       ws.addEventListener("error", () => reject(new Error("cannot reach the server")), {once: true});
     });
+    // a failed reconnection (the server restarting) is retried by the close handler: it is not
+    // an error of the page when nobody waits for this attempt
+    opened.catch(() => {});
+    return opened;
   }
 
   /** A version was skipped: start again from the server's whole state. */

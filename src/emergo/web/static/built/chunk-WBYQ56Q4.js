@@ -130,7 +130,7 @@ var Socket = class {
         if (!this.closed && this.ws === ws) this.opened = this.open();
       }, 200 * this.retry);
     });
-    return new Promise((resolve, reject) => {
+    const opened = new Promise((resolve, reject) => {
       ws.addEventListener("open", () => {
         this.retry = 0;
         if (this.ws === ws) this.options.onStatus?.("open");
@@ -138,6 +138,9 @@ var Socket = class {
       }, { once: true });
       ws.addEventListener("error", () => reject(new Error("cannot reach the server")), { once: true });
     });
+    opened.catch(() => {
+    });
+    return opened;
   }
   /** A version was skipped: start again from the server's whole state. */
   resync() {

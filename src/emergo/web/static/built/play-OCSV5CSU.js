@@ -29,7 +29,7 @@ import {
   settings,
   statusText,
   title
-} from "./chunk-42NVEIIE.js";
+} from "./chunk-GVAHEAUX.js";
 
 // ../../src/emergo/web/static/page/play.js
 var PlayController = class {
