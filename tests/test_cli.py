@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import oracle_games, oracle_perft, oracle_positions
+from conftest import oracle_games, oracle_perft, oracle_positions, requires_kernel
 from emergo import Board, geometry
 
 
@@ -199,7 +199,7 @@ def test_perft_depth_beyond_the_kernel_is_refused_at_once(depth: str) -> None:
 def test_perft_depth_limit_is_the_kernels() -> None:
     from emergo.cli.perft import PERFT_DEPTH_MAX
 
-    kernel = pytest.importorskip("emergo._kernel")
+    kernel = requires_kernel("emergo._kernel")
     assert kernel.MAX_PERFT_DEPTH == PERFT_DEPTH_MAX
 
 

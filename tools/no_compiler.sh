@@ -66,4 +66,4 @@ if [ $# -eq 0 ]; then
     set -- --deselect tests/test_install.py::test_the_sdist_holds_what_a_build_needs_and_its_wheel_works
 fi
 echo "no_compiler.sh: the tests without the kernel ($*)"
-"$py" -m pytest -q -p no:cacheprovider "$@"
+"$py" -m pytest -q -p no:cacheprovider -n "${EMERGO_TEST_WORKERS:-2}" --dist loadfile "$@"

@@ -35,7 +35,9 @@ if ! command -v npm >/dev/null && [ "$(id -u)" = 0 ] && command -v apt-get >/dev
   apt-get update -q >/dev/null && apt-get install -y -q nodejs npm >/dev/null
 fi
 (cd tools/web-check && npm ci --no-audit --no-fund --loglevel=error && npm run --silent check && npm test)
-echo "== pytest"; .venv/bin/python -m pytest -q
+# Two workers, a test file each at a time (the browser and PostgreSQL fixtures are per file or per
+# worker): the suite takes about half the time of one process on the 2-core machines.
+echo "== pytest"; .venv/bin/python -m pytest -q -n "${EMERGO_TEST_WORKERS:-2}" --dist loadfile
 echo "== install without a C compiler, then the tests there (the kernel's tests skip)"
 bash tools/no_compiler.sh
 if [ -f tools/sanitize.sh ]; then

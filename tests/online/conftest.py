@@ -78,6 +78,7 @@ def site(db_url: str) -> Iterator[Site]:
 @pytest.fixture
 def client(site: Site) -> Iterator[Any]:
     """The site's app in process (its bus and timers running), as a TestClient."""
+    pytest.importorskip("httpx2", reason="the web test extra (httpx2) is not installed")
     from starlette.testclient import TestClient
 
     from emergo.web.online_app import create_online_app

@@ -80,6 +80,7 @@ def test_sign_up_refusals(site, client):
 
 
 def test_https_cookies(tmp_path):
+    pytest.importorskip("httpx2", reason="the web test extra (httpx2) is not installed")
     from starlette.testclient import TestClient
 
     from emergo.web.online_app import create_online_app
@@ -112,6 +113,7 @@ def test_https_cookies(tmp_path):
 
 
 def test_change_password_logs_out_other_sessions(site, client):
+    pytest.importorskip("httpx2", reason="the web test extra (httpx2) is not installed")
     from starlette.testclient import TestClient
 
     from emergo.web.online_app import create_online_app

@@ -292,6 +292,7 @@ def test_time_running_out_at_80_percent_of_the_move(site, players):
 @pytest.fixture
 def mail_site(db_url: str) -> Iterator[tuple[Site, Inbox, Any]]:
     """A site that mails through a test SMTP server; its app in process."""
+    pytest.importorskip("httpx2", reason="the web test extra (httpx2) is not installed")
     from starlette.testclient import TestClient
 
     from emergo.web.online_app import create_online_app

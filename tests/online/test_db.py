@@ -142,6 +142,7 @@ def test_two_processes_sweep_without_taking_one_game_twice(pg):
     one = Site.open(Config(db=url, **FAST))
     two = Site.open(Config(db=url, **FAST))
     try:
+        pytest.importorskip("httpx2", reason="the web test extra (httpx2) is not installed")
         from starlette.testclient import TestClient
 
         from emergo.web.online_app import create_online_app

@@ -35,6 +35,7 @@ def fuzz_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
 @pytest.fixture(scope="module")
 def fuzz_game(fuzz_site: Site) -> dict[str, Any]:
     """Ann and Bob in a game after d4 e6, and their tokens."""
+    pytest.importorskip("httpx2", reason="the web test extra (httpx2) is not installed")
     from starlette.testclient import TestClient
 
     from emergo.web.online_app import create_online_app
@@ -96,6 +97,7 @@ def _request(case: Any, token: str) -> dict[str, Any]:
 
 @pytest.mark.parametrize("label", LABELS)
 def test_the_http_api_never_fails(label: str, fuzz_site: Site, fuzz_game: dict[str, Any]) -> None:
+    pytest.importorskip("httpx2", reason="the web test extra (httpx2) is not installed")
     from starlette.testclient import TestClient
 
     from emergo.web.online_app import create_online_app
@@ -187,6 +189,7 @@ _messages = st.one_of(
 def test_socket_messages_never_break_the_socket_or_the_game(
     fuzz_site: Site, fuzz_game: dict[str, Any], messages: list[str], as_bob: bool
 ) -> None:
+    pytest.importorskip("httpx2", reason="the web test extra (httpx2) is not installed")
     from starlette.testclient import TestClient
 
     from emergo.web.online_app import create_online_app

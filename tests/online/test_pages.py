@@ -34,7 +34,11 @@ def test_the_lobby_shell_signed_out_and_in(client: Any, site: Site) -> None:
     assert 'data-me="ann"' in text and f'data-csrf="{csrf}"' in text
     assert 'id="terms"' in text and 'id="your-turn"' in text
     assert 'action="/logout"' in text
-    assert 'id="play-ai"' not in text  # no Bot API on this site (issue 20 adds /api/challenge/ai)
+    assert 'id="play-ai"' not in text  # no house bots on this site: no "Play the computer"
+    site.bots.ensure_house((2, 5))  # issue 20: the house bots' accounts (emergo admin house-bots)
+    text = client.get("/").text
+    assert 'id="play-ai"' in text
+    assert ">level 2</option>" in text and ">level 5</option>" in text and ">level 1<" not in text
 
 
 def test_the_game_shell_for_players_spectators_and_no_game(

@@ -320,3 +320,28 @@ def test_the_migration_archives_the_games_that_ended_before(tmp_path):
         assert [(s.color, s.score) for s in sides] == [("white", "win"), ("black", "loss")]
     finally:
         site.close()
+
+
+def test_ratings_beside_names_in_seeks_and_the_game(site, client):
+    """The lobby's seeks and a game carry their players' ratings for that kind of game (the
+    player's review, item 5): settled, provisional (a new player's), none for a deleted one."""
+    seed_perfs(site, [("strong", 2100, 60, 80)])
+    users = site.users
+    newcomer = users.create("newcomer", "a good password")
+    strong = users.by_name("strong")
+    t = time.time()
+    shown = site.ratings.shown(
+        [("STRONG", "9x9-live"), ("newcomer", "9x9-live"), ("nobody", "9x9-live")], t
+    )
+    assert shown == {("strong", "9x9-live"): (2100, False), ("newcomer", "9x9-live"): (1500, True)}
+    assert site.ratings.shown([("strong", "chess-live")], t) == {}
+    from emergo.online.challenges import Terms
+
+    site.challenges.create(strong, Terms(clock_limit=300, rated=True), kind="seek")
+    site.challenges.create(newcomer, Terms(days=3), kind="seek")
+    seeks = {
+        s["challenger"]["name"]: s["challenger"]
+        for s in client.get("/api/lobby/seeks").json()["seeks"]
+    }
+    assert seeks["strong"]["rating"] == 2100 and seeks["strong"]["provisional"] is False
+    assert seeks["newcomer"]["rating"] == 1500 and seeks["newcomer"]["provisional"] is True

@@ -7,9 +7,7 @@ here over the Board API; everything a player then looks at is clicked in the bro
 
 from __future__ import annotations
 
-import shutil
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -17,27 +15,6 @@ import pytest
 from sqlalchemy import insert
 
 from emergo.online import models as m
-
-CHROMIUM = "/usr/bin/chromium"
-ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--no-first-run",
-    "--disable-sync",
-]
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    sync_api = pytest.importorskip("playwright.sync_api")
-    if not shutil.which(CHROMIUM) and not Path(CHROMIUM).exists():
-        pytest.skip(f"no Chromium at {CHROMIUM} (tools/test.sh installs it)")
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
 
 
 @pytest.fixture
@@ -126,6 +103,20 @@ def test_two_players_finish_a_rated_game_and_find_it_everywhere(browser, site, l
         ann_page.click(f"a[href='/game/export/{game}']")
     record = Path(info.value.path()).read_text()
     assert '[Result "1-0"]' in record and "d4" in record and '[White "ann"]' in record
+    # lichess's tags (the player's review, item 14): the date, the game's address, the ratings
+    # before the game and their change, the clock
+    day = time.strftime("%Y.%m.%d", time.gmtime())
+    for tag in (
+        '[Event "Rated 9x9 live game"]',
+        f'[Site "{live}/game/{game}"]',
+        f'[Date "{day}"]',
+        '[WhiteElo "1800"]',
+        '[BlackElo "1700"]',
+        '[WhiteRatingDiff "+7"]',
+        '[BlackRatingDiff "-8"]',  # 1692.82 is shown 1692
+        '[TimeControl "300+0"]',
+    ):
+        assert tag in record, (tag, record)
     # what a page is given is shown, never run
     ann_page.goto(f"{live}/games?player=%3Cimg%20src%3Dx%20onerror%3Dalert(1)%3E")
     ann_page.goto(f"{live}/@/ann?vs=%3Cscript%3Ealert(2)%3C%2Fscript%3E")

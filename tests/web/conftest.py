@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import shutil
 import socket
 import tempfile
 import threading
@@ -16,18 +15,10 @@ import pytest
 
 pytest.importorskip("starlette")
 
+
 from emergo.web.app import create_app
 from emergo.web.store import Store
 
-CHROMIUM = os.environ.get("EMERGO_CHROMIUM", "/usr/bin/chromium")
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--no-first-run",
-    "--disable-sync",
-]
 # The screenshots of docs/web.md are retaken with EMERGO_SCREENSHOTS=1; an ordinary run writes
 # them to a temporary folder, so running the tests does not change the repository.
 SHOTS = (
@@ -65,18 +56,6 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     srv.should_exit = True
     thread.join(5)
     store.close()
-
-
-@pytest.fixture(scope="session")
-def browser() -> Iterator[Any]:
-    """Headless Chromium (the system's) through playwright; skipped when either is missing."""
-    sync_api = pytest.importorskip("playwright.sync_api")
-    if not shutil.which(CHROMIUM) and not Path(CHROMIUM).exists():
-        pytest.skip(f"no Chromium at {CHROMIUM} (tools/test.sh installs it)")
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield b
-        b.close()
 
 
 @pytest.fixture
@@ -119,6 +98,7 @@ def centre(locator: Any, timeout: float = 5.0) -> tuple[float, float]:
 @pytest.fixture
 def app_client(tmp_path: Path) -> Iterator[tuple[Any, Store]]:
     """The app in process on a fresh store: (a TestClient, the store), for API tests."""
+    pytest.importorskip("httpx2", reason="the web test extra (httpx2) is not installed")
     from starlette.testclient import TestClient  # needs httpx2: the extra webtest
 
     store = Store.open(f"sqlite:///{tmp_path / 'db.sqlite3'}")

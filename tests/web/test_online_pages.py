@@ -291,7 +291,7 @@ def test_two_people_sign_up_challenge_and_play_a_whole_live_game_watched(
                 assert clock.inner_text() != first
                 shot(a, "online-game.png")
                 shot(b, "online-game-phone.png")
-        result = "0-1 (White has no pieces and no men in hand (R18))"
+        result = "0-1 · Black wins: White has no pieces left and no men in hand"
         for p in people:
             expect(p.page.locator("#result")).to_have_text(result)
         expect(carl.page.locator("html")).to_have_attribute("data-sound", f"end {ply + 2}")
@@ -366,8 +366,9 @@ def test_a_seek_a_takeback_a_draw_an_invitation_link_and_an_abort(
         expect(d.locator("#offer-text")).to_have_text("Black offers a draw")
         d.click("#offer-yes")
         for p in (dora, emil):
-            expect(p.page.locator("#result")).to_contain_text("1/2-1/2")
-            expect(p.page.locator("#result")).to_contain_text("R19c")
+            expect(p.page.locator("#result")).to_have_text("½-½ · Draw by agreement")
+            # the rule is a tooltip, not the text (the player's review, item 7)
+            expect(p.page.locator("#result")).to_have_attribute("title", "Rule R19c of Emergo")
             assert p.page.locator("#game-controls").is_hidden()
         # an invitation link: emil opens it and accepts; dora, in the lobby, is taken there
         dora.go("/")
@@ -418,7 +419,7 @@ def test_lost_on_time_and_a_win_claimed_after_the_opponent_left(
         expect(fay.page.locator(".player.white .clock.running")).to_have_count(1)
         for p in (fay, gus):
             expect(p.page.locator("#result")).to_have_text(
-                "0-1 (White lost on time (R20))", timeout=15000
+                "0-1 · Black wins: White ran out of time", timeout=15000
             )
         expect(fay.page.locator(".player.white .clock")).to_have_text("0:00.0")
         # a game gus leaves while he is to move: fay claims the win
@@ -502,7 +503,7 @@ def test_a_correspondence_game_goes_on_after_the_server_restarts(
         expect(i.locator("#confirm-text")).to_have_text("Resign the game?")
         i.click("#confirm-yes")
         for p in (hal, ida):
-            expect(p.page.locator("#result")).to_have_text("1-0 (Black resigned (R20))")
+            expect(p.page.locator("#result")).to_have_text("1-0 · White wins: Black resigned")
     finally:
         hal.close()
         ida.close()

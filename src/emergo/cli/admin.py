@@ -10,7 +10,9 @@ Every subcommand takes the server's ``--db`` (or ``--config FILE``):
 * ``list-tokens NAME`` and ``revoke-token ID`` -- the account's tokens (id, first characters,
   scopes, use) and removing one;
 * ``disable NAME [--enable]`` -- the account can no longer log in or use its tokens;
-* ``chat-remove MESSAGE_ID`` -- remove a chat line (kept in the database, marked removed).
+* ``chat-remove MESSAGE_ID`` -- remove a chat line (kept in the database, marked removed);
+* ``house-bots`` -- make the house bots' accounts (``[bots] levels``: ``emergo-1`` ...) and list
+  them, for ``emergo-bot@.service`` when the server does not run them (issue 20).
 
 Nothing here starts a server; a password, token or cookie is never logged.
 """
@@ -69,6 +71,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     disable.add_argument("--enable", action="store_true", help="allow it again")
     remove = actions.add_parser("chat-remove", help="remove a chat line by its id")
     remove.add_argument("message_id", type=int_range(1, MAX_ID), metavar="MESSAGE_ID")
+    actions.add_parser("house-bots", help="make and list the house bots' accounts ([bots] levels)")
     p.set_defaults(run=run)
 
 
@@ -203,6 +206,18 @@ def _chat_remove(site: Site, args: argparse.Namespace) -> int:
     return 0
 
 
+def _house_bots(site: Site, args: argparse.Namespace) -> int:
+    from emergo.online.users import AccountError
+
+    try:
+        house = site.bots.ensure_house(site.config.bots.levels)
+    except AccountError as e:
+        raise CliError(str(e), EXIT_FAILURE) from None
+    for level, user in sorted(house.items()):
+        print(f"level {level}: {user.name}")
+    return 0
+
+
 def _when(t: float) -> str:
     return datetime.fromtimestamp(t, UTC).strftime("%Y-%m-%d %H:%M UTC")
 
@@ -214,4 +229,5 @@ _ACTIONS = {
     "revoke-token": _revoke_token,
     "disable": _disable,
     "chat-remove": _chat_remove,
+    "house-bots": _house_bots,
 }

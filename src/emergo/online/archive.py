@@ -412,6 +412,20 @@ class Archive:
             out[score] += count
         return out
 
+    def last_seen(self, user_id: int) -> float | None:
+        """When the player was last seen on the site, as far as the database knows: his latest
+        log-in, heartbeat at a game, token use or game end; None if never."""
+        queries = (
+            select(func.max(m.sessions.c.created)).where(m.sessions.c.user_id == user_id),
+            select(func.max(m.presence.c.seen)).where(m.presence.c.user_id == user_id),
+            select(func.max(m.tokens.c.last_used)).where(m.tokens.c.user_id == user_id),
+            select(func.max(m.player_games.c.ended)).where(m.player_games.c.user_id == user_id),
+        )
+        with self.db.read() as c:
+            times = [c.execute(q).scalar() for q in queries]
+        known = [float(t) for t in times if t is not None]
+        return max(known) if known else None
+
     def counts(self, user_id: int) -> dict[str, int]:
         """lichess's ``count`` of a user: all finished games, rated ones, wins, losses, draws."""
         p = m.player_games

@@ -8,6 +8,8 @@ one seek at once get one game: the challenge row is locked.  A challenge not ans
 live ones after :data:`LIVE_EXPIRY`, correspondence and unlimited ones after
 :data:`CORRESPONDENCE_EXPIRY` (the housekeeping sweep marks them).  A challenge to a bot
 account is just a challenge: the bot's own process (issue 20) accepts it through the API.
+Bots play by challenge only (lichess): a bot may not post a seek nor accept one, and may not
+challenge, nor accept the challenge of, a person who declines bots (:mod:`emergo.online.bots`).
 
 Time controls (lichess's limits, but a clock starts with some time): ``clock.limit`` 1-10800
 seconds and ``clock.increment`` 0-180 for a live Fischer clock; ``days`` 1, 2, 3, 5, 7, 10 or
@@ -25,6 +27,7 @@ from sqlalchemy import and_, insert, or_, select, update
 
 from emergo.geometry import VARIANTS
 from emergo.online import models as m
+from emergo.online.bots import Bots
 from emergo.online.db import Database, Tx, now
 from emergo.online.users import DELETED_NAME, User
 
@@ -241,20 +244,24 @@ class Challenge:
     expires: float
     game_id: str | None = None
     decline_reason: str | None = None
+    challenger_bot: bool = False
+    dest_bot: bool = False
 
     def json(self, base_url: str = "") -> dict[str, Any]:
         """The challenge as lichess shows it (docs/online.md lists what differs)."""
 
-        def user(name: str | None) -> dict[str, Any] | None:
-            return None if name is None else {"id": name.lower(), "name": name}
+        def user(name: str | None, bot: bool) -> dict[str, Any] | None:
+            if name is None:
+                return None
+            return {"id": name.lower(), "name": name, "title": "BOT" if bot else None}
 
         out: dict[str, Any] = {
             "id": self.id,
             "url": f"{base_url}/challenge/{self.id}",
             "status": self.status,
             "kind": self.kind,
-            "challenger": user(self.challenger),
-            "destUser": user(self.dest),
+            "challenger": user(self.challenger, self.challenger_bot),
+            "destUser": user(self.dest, self.dest_bot),
             "variant": {"key": self.terms.variant, "name": self.terms.variant},
             "rated": self.terms.rated,
             "speed": self.terms.speed,
@@ -278,7 +285,9 @@ _SELECT = (
     select(
         m.challenges,
         _challenger.c.name.label("challenger_name"),
+        _challenger.c.bot.label("challenger_bot"),
         _dest.c.name.label("dest_name"),
+        _dest.c.bot.label("dest_bot"),
     )
     .join(_challenger, _challenger.c.id == m.challenges.c.challenger_id)
     .outerjoin(_dest, _dest.c.id == m.challenges.c.dest_id)
@@ -304,6 +313,8 @@ def _challenge(row: Any) -> Challenge:
         expires=row.expires,
         game_id=row.game_id,
         decline_reason=row.decline_reason,
+        challenger_bot=bool(row.challenger_bot),
+        dest_bot=bool(row.dest_bot),
     )
 
 
@@ -336,6 +347,8 @@ class Challenges:
                 raise ChallengeError(f"{dest.name} cannot be challenged", 404)
         elif dest is not None:
             raise ChallengeError("a seek or a link is open to anyone: no destination")
+        if kind == "seek" and challenger.bot:
+            raise ChallengeError("bots cannot seek in the lobby: they play by challenge", 403)
         t = now()
         expiry = LIVE_EXPIRY if terms.clock_limit is not None else CORRESPONDENCE_EXPIRY
         challenge_id = new_id()
@@ -355,6 +368,13 @@ class Challenges:
                     429,
                     words=f"you have {MAX_OPEN} open challenges: cancel some first",
                 )
+            if (
+                dest is not None
+                and challenger.bot
+                and not dest.bot
+                and not Bots(self.db).accepts_bots(dest.id, tx)
+            ):
+                raise ChallengeError(f"{dest.name} does not play bots", 403)
             tx.execute(
                 insert(m.challenges).values(
                     id=challenge_id,
@@ -381,6 +401,8 @@ class Challenges:
                 terms=terms,
                 created=t,
                 expires=t + expiry,
+                challenger_bot=challenger.bot,
+                dest_bot=dest.bot if dest is not None else False,
             )
             if kind == "direct" and dest is not None:
                 data = {"type": "challenge", "challenge": challenge.json()}
@@ -422,6 +444,15 @@ class Challenges:
                     409 if status else 400,
                     words=_GONE_WORDS.get(status, f"the challenge is {status}"),
                 )
+            if user.bot:
+                if row.kind == "seek":
+                    raise ChallengeError("bots play by challenge, not from the lobby", 403)
+                challenger = tx.execute(
+                    select(m.users.c.bot).where(m.users.c.id == row.challenger_id)
+                ).scalar()
+                declines = not Bots(self.db).accepts_bots(row.challenger_id, tx)
+                if row.kind != "direct" and not challenger and declines:
+                    raise ChallengeError("the challenger does not play bots", 403)
             color = row.color if row.color != "random" else secrets.choice(("white", "black"))
             white, black = (
                 (row.challenger_id, user.id) if color == "white" else (user.id, row.challenger_id)

@@ -17,6 +17,10 @@ the default below.  docs/online.md lists every setting with an example file::
 
     [limits]
     signup_per_hour = 5
+
+    [bots]
+    house_bots = true                  # this site's processes run the engine levels' bots
+    levels = [1, 3, 5, 8, 11]          # the house bots' levels (default: all, 1 to 11)
 """
 
 from __future__ import annotations
@@ -85,6 +89,21 @@ class Mail:
 
 
 @dataclass(frozen=True)
+class Bots:
+    """The ``[bots]`` section (issue 20): the house bots, the engine's levels as bot accounts."""
+
+    house_bots: bool = False
+    """One web process (whichever holds the lease) runs an ``emergo bot`` process a level and
+    restarts it; false: they run apart (systemd's ``emergo-bot@.service``) or not at all."""
+    levels: tuple[int, ...] = tuple(range(1, 12))
+    """The house bots' levels (accounts ``emergo-N``); "play the computer" offers these."""
+    concurrency: int = 8
+    """Live games a house bot plays at once (``emergo bot --concurrency``)."""
+    url: str | None = None
+    """Where the house bots reach the site; None: ``http://127.0.0.1:PORT`` of this process."""
+
+
+@dataclass(frozen=True)
 class Config:
     """Everything a server process (or ``emergo admin``) needs to know."""
 
@@ -110,6 +129,8 @@ class Config:
     limits: Limits = field(default_factory=Limits)
     mail: Mail = field(default_factory=Mail)
     """Notification mail (issue 21); none without ``[mail] host``."""
+    bots: Bots = field(default_factory=Bots)
+    """The house bots (issue 20)."""
     open_browser: bool = False
 
     def with_options(self, **changes: Any) -> Config:
@@ -143,6 +164,7 @@ _SECTIONS: dict[str, dict[str, type | tuple[type, ...]]] = {
         "base_url": str,
         "site_name": str,
     },
+    "bots": {"house_bots": bool, "levels": list, "concurrency": int, "url": str},
 }
 
 
@@ -163,6 +185,7 @@ def from_mapping(data: dict[str, Any], where: str = "the config") -> Config:
     values: dict[str, Any] = {}
     limits: dict[str, Any] = {}
     mail: dict[str, Any] = {}
+    bots: dict[str, Any] = {}
     for section, entries in data.items():
         known = _SECTIONS.get(section)
         if known is None:
@@ -179,13 +202,18 @@ def from_mapping(data: dict[str, Any], where: str = "the config") -> Config:
                 )
             if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
                 raise ConfigError(f"{where}: [{section}] {key} has the wrong type: {value!r}")
-            {"limits": limits, "mail": mail}.get(section, values)[key] = value
+            {"limits": limits, "mail": mail, "bots": bots}.get(section, values)[key] = value
     if "allow_hosts" in values:
         hosts = values["allow_hosts"]
         if not all(isinstance(h, str) for h in hosts):
             raise ConfigError(f"{where}: [server] allow_hosts must be a list of host names")
         values["allow_hosts"] = tuple(hosts)
-    config = Config(**values, limits=Limits(**limits), mail=Mail(**mail))
+    if "levels" in bots:
+        levels = bots["levels"]
+        if not all(isinstance(n, int) and not isinstance(n, bool) for n in levels):
+            raise ConfigError(f"{where}: [bots] levels must be a list of levels (1 to 11)")
+        bots["levels"] = tuple(dict.fromkeys(levels))
+    config = Config(**values, limits=Limits(**limits), mail=Mail(**mail), bots=Bots(**bots))
     check(config, where)
     return config
 
@@ -201,6 +229,13 @@ def check(config: Config, where: str = "the config") -> None:
         if not 1 <= getattr(config.limits, f.name) <= 1_000_000:
             raise ConfigError(f"{where}: [limits] {f.name} must be in 1..1000000")
     check_mail(config.mail, where)
+    if not all(1 <= n <= 11 for n in config.bots.levels):
+        raise ConfigError(f"{where}: [bots] levels must be levels 1 to 11")
+    if not 1 <= config.bots.concurrency <= 64:
+        raise ConfigError(f"{where}: [bots] concurrency must be in 1..64")
+    url = config.bots.url
+    if url is not None and not url.startswith(("http://", "https://")):
+        raise ConfigError(f"{where}: [bots] url must be an http(s):// address")
 
 
 def check_mail(mail: Mail, where: str = "the config") -> None:

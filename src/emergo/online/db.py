@@ -37,7 +37,7 @@ from sqlalchemy.pool import StaticPool
 
 from emergo.online.config import DEFAULT_DB_FILE
 
-SCHEMA_HEAD = "0002"
+SCHEMA_HEAD = "0003"
 """The newest migration of this code."""
 VERSION_TABLE = "online_schema"
 CHANNEL = "emergo_online"

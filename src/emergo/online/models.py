@@ -318,3 +318,30 @@ credits = Table(
     Column("game_id", ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
     Column("credited_until", Double, nullable=False),
 )
+
+# --- issue 20: bots on the server (emergo.online.bots) ---
+
+bot_prefs = Table(
+    "bot_prefs",
+    metadata,
+    # a person's answer to bots (lichess's challenge preference); no row: bots are welcome
+    Column("user_id", ForeignKey("users.id", ondelete="CASCADE"), primary_key=True),
+    Column("accept_bots", Boolean, nullable=False),
+)
+
+house_bots = Table(
+    "house_bots",
+    metadata,
+    # the site's own bot accounts, one an engine level ("play the computer")
+    Column("level", Integer, primary_key=True, autoincrement=False),
+    Column("user_id", ForeignKey("users.id", ondelete="CASCADE"), nullable=False, unique=True),
+)
+
+leases = Table(
+    "leases",
+    metadata,
+    # a job only one process does at a time (the house bots' supervisor): who, until when
+    Column("name", String(40), primary_key=True),
+    Column("holder", String(40), nullable=False),
+    Column("expires", Double, nullable=False),
+)

@@ -13,6 +13,7 @@ keeps the chart.  So a game is never over without its ratings, nor rated twice.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -251,3 +252,56 @@ class Ratings:
                     break
                 offset += page
         return leaders[:limit]
+
+    def shown(
+        self, wanted: Iterable[tuple[str, str]], now: float
+    ) -> dict[tuple[str, str], tuple[int, bool]]:
+        """Ratings as a list shows them beside names: ``{(name in lower case, perf key):
+        (rating, provisional)}`` for each wanted pair of an active account (a rating never
+        played: a new player's).  Two reads, however many names (the lobby's seeks)."""
+        pairs = {(name.lower(), key) for name, key in wanted if key in PERF_KEYS}
+        if not pairs:
+            return {}
+        names = {name for name, _ in pairs}
+        keys = {key for _, key in pairs}
+        with self.db.read() as c:
+            users = {
+                int(row.id): row.name_key
+                for row in c.execute(
+                    select(m.users.c.id, m.users.c.name_key)
+                    .where(m.users.c.name_key.in_(names))
+                    .where(m.users.c.deleted.is_(False))
+                ).all()
+            }
+            rows = (
+                c.execute(
+                    select(m.perfs)
+                    .where(m.perfs.c.user_id.in_(list(users)))
+                    .where(m.perfs.c.perf.in_(keys))
+                ).all()
+                if users
+                else []
+            )
+        perfs = {(users[int(row.user_id)], row.perf): _perf(row) for row in rows}
+        out: dict[tuple[str, str], tuple[int, bool]] = {}
+        for name, key in pairs:
+            if name not in users.values():
+                continue
+            rating = perfs.get((name, key), Perf()).at(now)
+            out[(name, key)] = (math.floor(rating.rating), rating.provisional)
+        return out
+
+    def provisional_count(self, key: str, now: float) -> int:
+        """How many active players of one rating are left off its leaderboard as provisional
+        (they have played, their deviation is still 110 or more): the page says why."""
+        parse_perf_key(key)
+        with self.db.read() as c:
+            rows = c.execute(
+                select(m.perfs)
+                .join(m.users, m.users.c.id == m.perfs.c.user_id)
+                .where(m.perfs.c.perf == key)
+                .where(m.perfs.c.games > 0)
+                .where(m.users.c.deleted.is_(False))
+                .where(m.users.c.disabled.is_(False))
+            ).all()
+        return sum(1 for row in rows if _perf(row).at(now).provisional)

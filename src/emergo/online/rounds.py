@@ -78,6 +78,8 @@ class Seats:
     black_id: int
     white: str
     black: str
+    white_bot: bool = False
+    black_bot: bool = False
 
     def color_of(self, user_id: int) -> Color | None:
         if user_id == self.white_id:
@@ -121,6 +123,8 @@ _GAME = (
         m.games,
         _white.c.name.label("white_name"),
         _black.c.name.label("black_name"),
+        _white.c.bot.label("white_bot"),
+        _black.c.bot.label("black_bot"),
     )
     .join(_white, _white.c.id == m.games.c.white_id)
     .join(_black, _black.c.id == m.games.c.black_id)
@@ -135,6 +139,8 @@ def _view(row: Any) -> GameView:
             black_id=row.black_id,
             white=row.white_name or DELETED_NAME,
             black=row.black_name or DELETED_NAME,
+            white_bot=bool(row.white_bot),
+            black_bot=bool(row.black_bot),
         ),
         state=rnd.RoundState.from_json(row.state),
         variant=row.variant,

@@ -17,6 +17,7 @@ from typing import Any
 
 from emergo import round as rnd
 from emergo.online.archive import Archive
+from emergo.online.bots import Bots
 from emergo.online.bus import Bus, LocalBus, PgBus
 from emergo.online.challenges import Challenge, ChallengeError, Challenges, terms_of
 from emergo.online.chat import Chat, Line
@@ -24,6 +25,7 @@ from emergo.online.commands import make_command
 from emergo.online.config import Config
 from emergo.online.correspondence import Correspondence
 from emergo.online.db import Database
+from emergo.online.housebots import Supervisor
 from emergo.online.limits import LocalLimiter, SharedLimiter
 from emergo.online.notices import Mailer, Notices
 from emergo.online.presence import Presence
@@ -62,9 +64,11 @@ class Site:
         self.challenges = Challenges(db, self.rounds.create)
         self.chat = Chat(db)
         self.presence = Presence(db)
+        self.bots = Bots(db)  # issue 20
         self.bus: Bus = PgBus(db) if db.postgres else LocalBus(db)
         self.process_id: str | None = None
         self._periodic: Periodic | None = None
+        self.house: Supervisor | None = None
 
     @classmethod
     def open(cls, config: Config, *, migrate: bool | None = None) -> Site:
@@ -92,8 +96,16 @@ class Site:
         self.process_id = self.rounds.register_process()
         self._periodic = Periodic(self)
         self._periodic.start()
+        # issue 20: the engine levels' bot processes, when this site runs them (the supervisor
+        # makes their accounts; else `emergo admin house-bots` and systemd)
+        if self.config.bots.house_bots:
+            self.house = Supervisor(self.config, self.db, holder=self.process_id)
+            self.house.start()
 
     async def stop(self) -> None:
+        if self.house is not None:
+            await asyncio.to_thread(self.house.stop)
+            self.house = None
         if self._periodic is not None:
             await self._periodic.stop()
         if self.process_id is not None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import AsyncIterator
+from datetime import UTC, datetime
 from typing import Any
 
 from starlette.requests import Request
@@ -19,6 +20,7 @@ from starlette.responses import JSONResponse, PlainTextResponse, Response, Strea
 
 from emergo import record
 from emergo.board import Board
+from emergo.online.archive import ArchivedGame
 from emergo.online.chat import ROOMS, may_read
 from emergo.online.db import now
 from emergo.online.presence import BEAT
@@ -26,7 +28,20 @@ from emergo.online.rounds import GameError, GameView
 from emergo.online.site import Site
 from emergo.online.tokens import check_scopes
 from emergo.web.online_auth import Actor, ApiError, actor_of, fields_of, require, site_of
-from emergo.web.online_json import game_full, game_state, summary
+from emergo.web.online_botrules import (
+    SLOTS,
+    is_bot_route,
+    refuse_bot,
+    require_challenger,
+    require_player,
+)
+from emergo.web.online_json import (
+    add_challenge_ratings,
+    add_game_ratings,
+    game_full,
+    game_state,
+    summary,
+)
 
 KEEP_ALIVE = 6.0
 """Seconds between keep-alive lines of an idle NDJSON stream (lichess: about 6)."""
@@ -118,7 +133,7 @@ def _base(request: Request) -> str:
 async def challenge_create(request: Request) -> Response:
     """``POST /api/challenge/{username}``: a direct challenge (lichess's fields)."""
     fields = await fields_of(request)
-    actor = await require(request, "challenge:write", fields)
+    actor = await require_challenger(request, "challenge:write", fields)
     site = site_of(request)
     challenge = await asyncio.to_thread(
         site.challenge, actor.user, fields, kind="direct", dest_name=request.path_params["username"]
@@ -129,7 +144,7 @@ async def challenge_create(request: Request) -> Response:
 async def challenge_open(request: Request) -> Response:
     """``POST /api/challenge/open``: an invitation link anyone who has it may accept."""
     fields = await fields_of(request)
-    actor = await require(request, "challenge:write", fields)
+    actor = await require_challenger(request, "challenge:write", fields)
     site = site_of(request)
     challenge = await asyncio.to_thread(site.challenge, actor.user, fields, kind="link")
     return JSONResponse(challenge.json(_base(request)))
@@ -138,7 +153,7 @@ async def challenge_open(request: Request) -> Response:
 async def seek_create(request: Request) -> Response:
     """``POST /api/lobby/seek``: an open challenge in the lobby."""
     fields = await fields_of(request)
-    actor = await require(request, "challenge:write", fields)
+    actor = await require_challenger(request, "challenge:write", fields)
     site = site_of(request)
     challenge = await asyncio.to_thread(site.challenge, actor.user, fields, kind="seek")
     return JSONResponse(challenge.json(_base(request)))
@@ -147,15 +162,21 @@ async def seek_create(request: Request) -> Response:
 async def seeks(request: Request) -> Response:
     site = site_of(request)
     found = await asyncio.to_thread(site.challenges.seeks)
-    return JSONResponse({"seeks": [c.json(_base(request)) for c in found]})
+    out = [c.json(_base(request)) for c in found]
+    await asyncio.to_thread(add_challenge_ratings, site, out, now())
+    return JSONResponse({"seeks": out})
 
 
 async def challenges_mine(request: Request) -> Response:
-    actor = await require(request, "challenge:read")
+    actor = await require_challenger(request, "challenge:read")
     site = site_of(request)
     mine = await asyncio.to_thread(site.challenges.of_user, actor.user)
     base = _base(request)
-    return JSONResponse({k: [c.json(base) for c in v] for k, v in mine.items()})
+    out = {k: [c.json(base) for c in v] for k, v in mine.items()}
+    await asyncio.to_thread(
+        add_challenge_ratings, site, [c for v in out.values() for c in v], now()
+    )
+    return JSONResponse(out)
 
 
 async def challenge_show(request: Request) -> Response:
@@ -169,7 +190,7 @@ async def challenge_show(request: Request) -> Response:
 async def challenge_answer(request: Request) -> Response:
     """``POST /api/challenge/{id}/accept|decline|cancel``."""
     fields = await fields_of(request)
-    actor = await require(request, "challenge:write", fields)
+    actor = await require_challenger(request, "challenge:write", fields)
     site = site_of(request)
     challenge_id = request.path_params["id"]
     action = request.path_params["action"]
@@ -194,7 +215,7 @@ def _flag(value: Any) -> bool:
 async def board_move(request: Request) -> Response:
     """``POST /api/board/game/{id}/move/{move}`` (``?offeringDraw=true``)."""
     fields = await fields_of(request)
-    actor = await require(request, "board:play", fields)
+    actor = await require_player(request, fields)
     site = site_of(request)
     offering = _flag(request.query_params.get("offeringDraw") or fields.get("offeringDraw"))
     await asyncio.to_thread(
@@ -219,7 +240,7 @@ _BOARD_ACTIONS = {
 async def board_action(request: Request) -> Response:
     """``POST /api/board/game/{id}/resign|abort|claim-victory|claim-draw``."""
     fields = await fields_of(request)
-    actor = await require(request, "board:play", fields)
+    actor = await require_player(request, fields)
     site = site_of(request)
     action = _BOARD_ACTIONS[request.path_params["action"]]
     await asyncio.to_thread(site.play, request.path_params["id"], actor.user, action)
@@ -229,7 +250,7 @@ async def board_action(request: Request) -> Response:
 async def board_offer(request: Request) -> Response:
     """``POST /api/board/game/{id}/draw/{yes|no}`` and ``.../takeback/{yes|no}``."""
     fields = await fields_of(request)
-    actor = await require(request, "board:play", fields)
+    actor = await require_player(request, fields)
     site = site_of(request)
     kind, answer = request.path_params["kind"], request.path_params["answer"]
     await asyncio.to_thread(site.play, request.path_params["id"], actor.user, f"{kind}-{answer}")
@@ -239,7 +260,7 @@ async def board_offer(request: Request) -> Response:
 async def board_chat_post(request: Request) -> Response:
     """``POST /api/board/game/{id}/chat`` (``room``: player or spectator, ``text``)."""
     fields = await fields_of(request)
-    actor = await require(request, "board:play", fields)
+    actor = await require_player(request, fields)
     site = site_of(request)
     room = fields.get("room", "player")
     line = await asyncio.to_thread(
@@ -249,8 +270,13 @@ async def board_chat_post(request: Request) -> Response:
 
 
 async def board_chat_get(request: Request) -> Response:
-    """``GET /api/board/game/{id}/chat``: the lines the user may read."""
-    actor = await actor_of(request)
+    """``GET /api/board/game/{id}/chat``: the lines the user may read (``/api/bot/...``: a bot
+    player's only)."""
+    if is_bot_route(request):
+        actor: Actor | None = await require_player(request)
+    else:
+        actor = await actor_of(request)
+        refuse_bot(actor)
     site = site_of(request)
     game = await _game(site, request.path_params["id"])
     rooms = _rooms(game, actor)
@@ -263,7 +289,7 @@ async def board_chat_get(request: Request) -> Response:
 async def board_chat_room(request: Request) -> Response:
     """``POST /api/board/game/{id}/chat/{on|off}``: open or close the players' room."""
     fields = await fields_of(request)
-    actor = await require(request, "board:play", fields)
+    actor = await require_player(request, fields)
     site = site_of(request)
     await asyncio.to_thread(
         site.rounds.set_player_chat,
@@ -286,6 +312,7 @@ async def game_json(request: Request) -> Response:
     site = site_of(request)
     game = await _game(site, request.path_params["id"])
     out = game_full(game, now())
+    await asyncio.to_thread(add_game_ratings, site, out, game, now())
     color = game.seats.color_of(actor.user.id) if actor is not None else None
     out["you"] = None if color is None else ("white" if color else "black")
     return JSONResponse(out)
@@ -295,7 +322,8 @@ async def game_export(request: Request) -> Response:
     """``GET /game/export/{id}``: the game's record (docs/records.md)."""
     site = site_of(request)
     game = await _game(site, request.path_params["id"])
-    text = await asyncio.to_thread(record_text, game)
+    archived = await asyncio.to_thread(site.archive.one, game.id) if game.state.is_over else None
+    text = await asyncio.to_thread(record_text, game, archived, _base(request))
     return PlainTextResponse(
         text,
         media_type="application/x-emergo-record",
@@ -303,17 +331,31 @@ async def game_export(request: Request) -> Response:
     )
 
 
-def record_text(game: GameView) -> str:
-    """The record of a stored game: players, time control, moves, and how it ended."""
+def record_text(game: GameView, archived: ArchivedGame | None = None, base: str = "") -> str:
+    """The record of a stored game as lichess exports one: the event (rated or casual), the
+    game's address, its date and time (UTC), the players with their ratings before the game and
+    the change (a finished rated game), the time control, the moves and how it ended."""
     board: Board = game.state.board().copy()
+    started = datetime.fromtimestamp(game.created, UTC)
     tags = {
-        "Event": "emergo online",
-        "Site": game.id,
+        "Event": f"{'Rated' if game.rated else 'Casual'} {game.variant} {game.speed} game",
+        "Site": f"{base}/game/{game.id}" if base else game.id,
+        "Date": started.strftime("%Y.%m.%d"),
         "White": game.seats.white,
         "Black": game.seats.black,
+        "UTCDate": started.strftime("%Y.%m.%d"),
+        "UTCTime": started.strftime("%H:%M:%S"),
     }
-    if game.time_control:
-        tags["TimeControl"] = game.time_control
+    if archived is not None:
+        for side, rating, diff in (
+            ("White", archived.white_rating, archived.white_diff),
+            ("Black", archived.black_rating, archived.black_diff),
+        ):
+            if rating is not None:
+                tags[f"{side}Elo"] = str(rating)
+                if diff is not None:
+                    tags[f"{side}RatingDiff"] = f"{diff:+d}"
+    tags["TimeControl"] = game.time_control or "-"  # lichess's "-": no clock
     g = record.Game.from_board(board, **tags)
     outcome = game.state.outcome
     if outcome is not None and board.outcome() is None:
@@ -331,7 +373,8 @@ async def event_stream(request: Request) -> Response:
     if not actor.scopes & {"challenge:read", "board:play", "bot:play"}:
         raise ApiError("this token lacks the scope challenge:read", 403)
     site = site_of(request)
-    return StreamingResponse(_user_lines(site, actor, _base(request)), media_type=NDJSON)
+    lines = SLOTS.stream(request, "event", _user_lines(site, actor, _base(request)))
+    return StreamingResponse(lines, media_type=NDJSON)
 
 
 async def _user_lines(site: Site, actor: Actor, base: str) -> AsyncIterator[bytes]:
@@ -386,13 +429,15 @@ def site_events_after(site: Site, user_id: int, after: int) -> list[tuple[int, d
 
 
 async def board_game_stream(request: Request) -> Response:
-    """``GET /api/board/game/stream/{id}``: a player's stream of their game."""
-    actor = await require(request, "board:play")
+    """``GET /api/board/game/stream/{id}`` (and ``/api/bot/...``): a player's stream of their
+    game."""
+    actor = await require_player(request)
     site = site_of(request)
     game = await _game(site, request.path_params["id"])
     if game.seats.color_of(actor.user.id) is None:
         raise ApiError("you do not play this game: watch it at /api/stream/game/{id}", 403)
-    return StreamingResponse(game_lines(site, game, actor), media_type=NDJSON)
+    lines = SLOTS.stream(request, f"game:{game.id}", game_lines(site, game, actor))
+    return StreamingResponse(lines, media_type=NDJSON)
 
 
 async def spectator_stream(request: Request) -> Response:

@@ -30,6 +30,7 @@ from emergo.online.tokens import TokenError
 from emergo.online.users import AccountError
 from emergo.web import online_api as api
 from emergo.web import online_board as board
+from emergo.web import online_bot as bot
 from emergo.web import online_pages as pages
 from emergo.web import online_player_pages as player_pages
 from emergo.web import online_players as players
@@ -100,6 +101,7 @@ ROUTES: list[BaseRoute] = [
     Route("/api/account/notifications", players.notifications, methods=["GET"]),
     Route("/api/account/notifications/read", players.notifications_read, methods=["POST"]),
     Route("/api/account/preferences", players.preferences, methods=["GET", "POST"]),
+    Route("/api/account/preferences/bots", bot.bot_prefs, methods=["GET", "POST"]),
     Route("/api/account/vacation", players.vacation, methods=["GET"]),
     words(
         "/api/account/vacation/{action}", players.vacation_post, ["POST"], action={"start", "stop"}
@@ -113,6 +115,7 @@ ROUTES: list[BaseRoute] = [
     # challenges and the lobby
     Route("/api/challenge", api.challenges_mine, methods=["GET"]),
     Route("/api/challenge/open", api.challenge_open, methods=["POST"]),
+    Route("/api/challenge/ai", bot.challenge_ai, methods=["POST"]),
     Route("/api/challenge/{id}/show", api.challenge_show, methods=["GET"]),
     words(
         "/api/challenge/{id}/{action}",
@@ -140,6 +143,25 @@ ROUTES: list[BaseRoute] = [
     ),
     words(
         "/api/board/game/{id}/{action}",
+        api.board_action,
+        ["POST"],
+        action={"resign", "abort", "claim-victory", "claim-draw"},
+    ),
+    # issue 20: the Bot API: the Board API's handlers for bot accounts (online_botrules)
+    Route("/api/bot/account/upgrade", bot.upgrade, methods=["POST"]),
+    Route("/api/bot/game/stream/{id}", api.board_game_stream, methods=["GET"]),
+    Route("/api/bot/game/{id}/move/{move}", api.board_move, methods=["POST"]),
+    Route("/api/bot/game/{id}/chat", api.board_chat_post, methods=["POST"]),
+    Route("/api/bot/game/{id}/chat", api.board_chat_get, methods=["GET"]),
+    words(
+        "/api/bot/game/{id}/{kind}/{answer}",
+        api.board_offer,
+        ["POST"],
+        kind={"draw", "takeback"},
+        answer={"yes", "no"},
+    ),
+    words(
+        "/api/bot/game/{id}/{action}",
         api.board_action,
         ["POST"],
         action={"resign", "abort", "claim-victory", "claim-draw"},

@@ -12,7 +12,9 @@ from typing import Any
 from emergo import round as rnd
 from emergo.board import BLACK, WHITE
 from emergo.clock import color_key
+from emergo.online.perfs import PERF_KEYS
 from emergo.online.rounds import STATUS, GameView
+from emergo.online.site import Site
 from emergo.online.users import DELETED_NAME
 
 UNLIMITED_MS = 2147483647
@@ -82,10 +84,10 @@ def _expiration(s: rnd.RoundState, now: float) -> dict[str, int] | None:
     return {"idleMillis": _ms(idle), "millisToMove": _ms(seconds)}
 
 
-def player(name: str, user_id: int) -> dict[str, Any]:
+def player(name: str, user_id: int, bot: bool = False) -> dict[str, Any]:
     if name == DELETED_NAME:
         return {"id": None, "name": name, "title": None}
-    return {"id": name.lower(), "name": name, "title": None}
+    return {"id": name.lower(), "name": name, "title": "BOT" if bot else None}
 
 
 def game_full(game: GameView, now: float) -> dict[str, Any]:
@@ -99,8 +101,8 @@ def game_full(game: GameView, now: float) -> dict[str, Any]:
         "speed": game.speed,
         "rated": game.rated,
         "createdAt": int(game.created * 1000),
-        "white": player(game.seats.white, game.seats.white_id),
-        "black": player(game.seats.black, game.seats.black_id),
+        "white": player(game.seats.white, game.seats.white_id, game.seats.white_bot),
+        "black": player(game.seats.black, game.seats.black_id, game.seats.black_bot),
         "initialFen": s.root,
         "clock": None,
         "timeControl": game.time_control,
@@ -136,6 +138,9 @@ def summary(game: GameView, user_id: int, now: float) -> dict[str, Any]:
         "opponent": {
             "id": game.seats.name_of(opponent).lower(),
             "username": game.seats.name_of(opponent),
+            "title": "BOT"
+            if (game.seats.white_bot, game.seats.black_bot)[opponent == BLACK]
+            else None,
         },
         "version": s.version,
     }
@@ -143,3 +148,49 @@ def summary(game: GameView, user_id: int, now: float) -> dict[str, Any]:
     if clock is not None and color is not None:
         out["secondsLeft"] = int(clock.remaining(color, now))
     return out
+
+
+# --- ratings, as lichess shows them beside names (``rating``, ``provisional``, ``ratingDiff``) ----
+
+
+def _perf_key(variant: str, speed: str) -> str:
+    key = f"{variant}-{'live' if speed == 'live' else 'correspondence'}"
+    return key if key in PERF_KEYS else ""
+
+
+def add_challenge_ratings(site: Site, challenges: list[dict[str, Any]], now: float) -> None:
+    """Put each player's rating for the challenge's game (``rating``, ``provisional``) into
+    the challenger and the destination user of challenge JSONs, as lichess's lobby shows them.
+    Runs in a worker thread (two reads for the whole list)."""
+    users = [
+        (c[side], _perf_key(c["variant"]["key"], c["speed"]))
+        for c in challenges
+        for side in ("challenger", "destUser")
+        if c.get(side)
+    ]
+    shown = site.ratings.shown(((user["name"], key) for user, key in users), now)
+    for user, key in users:
+        found = shown.get((user["name"].lower(), key))
+        if found is not None and user["name"] != DELETED_NAME:
+            user.update(rating=found[0], provisional=found[1])
+
+
+def add_game_ratings(site: Site, full: dict[str, Any], game: GameView, now: float) -> None:
+    """Put the players' ratings into a ``gameFull``: a finished rated game's from before it
+    with the change (``ratingDiff``, the archive's), else each player's rating now for the
+    game's kind. Runs in a worker thread."""
+    archived = site.archive.one(game.id) if game.state.is_over else None
+    if archived is not None and archived.white_rating is not None:
+        for side, rating, diff in (
+            ("white", archived.white_rating, archived.white_diff),
+            ("black", archived.black_rating, archived.black_diff),
+        ):
+            full[side].update(rating=rating, provisional=False, ratingDiff=diff)
+        return
+    key = _perf_key(game.variant, game.speed)
+    names = (("white", game.seats.white), ("black", game.seats.black))
+    shown = site.ratings.shown(((name, key) for _, name in names), now)
+    for side, name in names:
+        found = shown.get((name.lower(), key))
+        if found is not None and name != DELETED_NAME:
+            full[side].update(rating=found[0], provisional=found[1])

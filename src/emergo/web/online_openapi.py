@@ -7,7 +7,7 @@ from it.  The bot issue checks its Bot API against it too.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
@@ -50,6 +50,7 @@ def _responses(ok: dict[str, Any], *codes: int, kind: str = "application/json") 
                 413: "body too large",
                 415: "body neither JSON nor a form",
                 429: "rate limited: see Retry-After",
+                503: "not now (the computer did not answer): see Retry-After",
             }[code],
             "content": {"application/json": {"schema": _ERROR}},
         }
@@ -258,6 +259,7 @@ def describe() -> dict[str, Any]:
             "post": _op(f"the players' chat {state}", params=game, scope=board)
         }
     paths.update(_issue_21(game))
+    paths.update(_bot_api(paths))
     return {
         "openapi": "3.1.0",
         "info": {
@@ -271,6 +273,54 @@ def describe() -> dict[str, Any]:
         },
         "paths": paths,
     }
+
+
+def _bot_api(paths: dict[str, Any]) -> dict[str, Any]:
+    """Issue 20: the Bot API (the Board API's game routes for bot accounts, scope bot:play),
+    the upgrade, a person's answer to bots, and "play the computer"."""
+    out: dict[str, Any] = {}
+    for path, ops in paths.items():
+        if not path.startswith("/api/board/game/") or path.endswith("/conditional"):
+            continue
+        twin = {}
+        for method, op in ops.items():
+            op = dict(op)
+            op["summary"] = op["summary"] + " (a bot account)"
+            op["security"] = [{"bearer": ["bot:play"]}]
+            responses = dict(op["responses"])
+            for code in ("401", "403"):
+                responses.setdefault(code, _responses(_OK, int(code))[code])
+            op["responses"] = responses
+            twin[method] = op
+        out[path.replace("/api/board/", "/api/bot/")] = twin
+    bools = {"type": "object", "properties": {"accept": {"type": "boolean"}}}
+    out["/api/bot/account/upgrade"] = {
+        "post": _op("make this account a bot account (for good; before any game)", scope="bot:play")
+    }
+    out["/api/account/preferences/bots"] = {
+        "get": _op("whether bots may play you", ok=bools, codes=[401, 403]),
+        "post": _op(
+            "let bots play you, or not",
+            body={**bools, "required": ["accept"]},
+            ok=bools,
+        ),
+    }
+    out["/api/challenge/ai"] = {
+        "post": _op(
+            "play the computer: challenge the house bot of a level and wait for its answer",
+            body={
+                **_TERMS,
+                "properties": {
+                    **cast(dict[str, Any], _TERMS["properties"]),
+                    "level": {"type": "integer", "minimum": 1, "maximum": 11},
+                },
+            },
+            ok=_ANY,
+            codes=[*_AUTH, 404, 409, 503],
+            scope="challenge:write",
+        )
+    }
+    return out
 
 
 def _query(name: str, schema: dict[str, Any], description: str) -> dict[str, Any]:

@@ -64,6 +64,23 @@ def _rating(rating: int | None, diff: int | None) -> str:
     return f" ({rating}{f' {sign}{diff}' if diff is not None else ''})"
 
 
+def end_words(termination: str, result: str) -> str:
+    """How a game ended, in words for people (the rule numbers are the rulebook's, not here):
+    ``Black resigned``, ``draw by agreement``."""
+    loser = {"1-0": "Black", "0-1": "White"}.get(result, "")
+    words = {
+        "no-pieces": f"{loser} has no pieces left",
+        "blocked": "no legal move: draw",
+        "repetition": "the same position three times: draw",
+        "resignation": f"{loser} resigned",
+        "agreement": "draw by agreement",
+        "time-forfeit": f"{loser} ran out of time",
+        "aborted": "aborted before both sides moved",
+        "abandoned": f"{loser} left the game" if loser else "a player left: draw",
+    }
+    return words.get(termination, termination.replace("-", " "))
+
+
 def games_table(games: list[ArchivedGame]) -> str:
     """The archive's games as a table: players with ratings, variant, speed, result, date."""
     if not games:
@@ -73,13 +90,13 @@ def games_table(games: list[ArchivedGame]) -> str:
         f"<td>{_player(g.white)}{_rating(g.white_rating, g.white_diff)}</td>"
         f"<td>{_player(g.black)}{_rating(g.black_rating, g.black_diff)}</td>"
         f"<td>{e(g.variant)} {e(g.speed)}{' rated' if g.rated else ''}</td>"
-        f"<td>{e(g.status)}</td>"
+        f"<td>{e(end_words(g.termination, g.result))}</td>"
         f'<td><time datetime="{_iso(g.ended)}">{_iso(g.ended)[:10]}</time></td></tr>'
         for g in games
     )
     return (
         '<table class="games"><tr><th>Result</th><th>White</th><th>Black</th><th>Game</th>'
-        f"<th>End</th><th>Date</th></tr>{rows}</table>"
+        f"<th>How it ended</th><th>Date</th></tr>{rows}</table>"
     )
 
 
@@ -144,18 +161,47 @@ async def profile(request: Request) -> Response:
     found = await asyncio.to_thread(site.archive.user, name)
     if found is None:
         return _page("No such player", "", actor, 404)
-    user_id, name, _created, bot = found
+    user_id, name, created, bot = found
     try:
         q = query_of({**request.query_params, "player": name})
     except ArchiveError as err:
         q, message = Query(player=name), str(err)
     else:
         message = ""
-    body = await asyncio.to_thread(_profile_body, site, user_id, name, q, message)
+    body = await asyncio.to_thread(_profile_body, site, user_id, name, q, message, created)
     return _page(name + (" (BOT)" if bot else ""), body, actor)
 
 
-def _profile_body(site: Site, user_id: int, name: str, q: Query, message: str) -> str:
+def _ago(seconds: float) -> str:
+    """A time since, in words: ``just now``, ``5 minutes ago``, ``3 days ago``."""
+    for unit, size in (("year", 365 * 86400), ("month", 30 * 86400), ("day", 86400)):
+        if seconds >= size:
+            n = int(seconds // size)
+            return f"{n} {unit}{'s' if n > 1 else ''} ago"
+    for unit, size in (("hour", 3600), ("minute", 60)):
+        if seconds >= size:
+            n = int(seconds // size)
+            return f"{n} {unit}{'s' if n > 1 else ''} ago"
+    return "just now"
+
+
+def _profile_facts(site: Site, user_id: int, created: float, t: float) -> str:
+    """lichess's line under a name: member since, games played, last seen."""
+    counts = site.archive.counts(user_id)
+    seen = site.archive.last_seen(user_id)
+    since = _iso(created)[:10]
+    games = f"{counts['all']} game{'s' if counts['all'] != 1 else ''}"
+    if counts["rated"]:
+        games += f" ({counts['rated']} rated)"
+    last = f" · last seen {_ago(max(0.0, t - seen))}" if seen is not None else ""
+    return (
+        f'<p class="facts">Member since <time datetime="{since}">{since}</time> · {games}{last}</p>'
+    )
+
+
+def _profile_body(
+    site: Site, user_id: int, name: str, q: Query, message: str, created: float = 0.0
+) -> str:
     t = now()
     perfs = site.ratings.perfs(user_id)
     history = site.ratings.history(user_id)
@@ -178,7 +224,7 @@ def _profile_body(site: Site, user_id: int, name: str, q: Query, message: str) -
         f"<td>{r['loss']}</td></tr>"
         for side, r in results.items()
     )
-    body = (
+    body = _profile_facts(site, user_id, created, t) + (
         f'<section class="ratings"><h2>Ratings</h2><table><tr><th>Rating</th><th></th>'
         f"<th>Deviation</th><th>Games</th></tr>{rows}</table>"
         '<p class="note">A rating with ? is provisional (deviation 110 or more).</p>'
@@ -234,9 +280,23 @@ def _profile_body(site: Site, user_id: int, name: str, q: Query, message: str) -
 # --- leaderboards ---------------------------------------------------------------------------------
 
 
-def _leaders_table(leaders: list[Any]) -> str:
+LEADERS_NOTE = (
+    '<p class="note">A player is listed once their rating is settled: a new rating is '
+    "provisional (shown 1500?) while its deviation is 110 or more, which takes a number of "
+    "rated games, and it becomes provisional again after a long time away.</p>"
+)
+
+
+def _leaders_table(leaders: list[Any], provisional: int = 0) -> str:
     if not leaders:
-        return "<p>No one yet: a rating counts once it is no longer provisional.</p>"
+        waiting = (
+            f" {provisional} player{'s have' if provisional != 1 else ' has'} a provisional "
+            "rating here so far."
+            if provisional
+            else ""
+        )
+        return f'<p class="empty">No one yet: a rating counts once it is settled.{waiting}</p>'
+
     rows = "".join(
         f"<tr><td>{i}</td><td>{_player(x.name)}</td><td>{x.rating}</td><td>{x.games}</td></tr>"
         for i, x in enumerate(leaders, 1)
@@ -252,11 +312,12 @@ async def leaderboards(request: Request) -> Response:
     body = ""
     for key in PERF_KEYS:
         leaders = await asyncio.to_thread(site.ratings.leaderboard, key, t, 10)
+        waiting = 0 if leaders else await asyncio.to_thread(site.ratings.provisional_count, key, t)
         body += (
             f'<section><h2><a href="/leaderboard/{e(key)}">{e(_label(key))}</a></h2>'
-            f"{_leaders_table(leaders)}</section>"
+            f"{_leaders_table(leaders, waiting)}</section>"
         )
-    return _page("Leaderboards", body, actor)
+    return _page("Leaderboards", LEADERS_NOTE + body, actor)
 
 
 async def leaderboard(request: Request) -> Response:
@@ -266,8 +327,12 @@ async def leaderboard(request: Request) -> Response:
     key = request.path_params["perf"]
     if key not in PERF_KEYS:
         return _page("No such leaderboard", "", actor, 404)
-    leaders = await asyncio.to_thread(site.ratings.leaderboard, key, now(), 100)
-    return _page(f"Leaderboard: {_label(key)}", _leaders_table(leaders), actor)
+    t = now()
+    leaders = await asyncio.to_thread(site.ratings.leaderboard, key, t, 100)
+    waiting = 0 if leaders else await asyncio.to_thread(site.ratings.provisional_count, key, t)
+    return _page(
+        f"Leaderboard: {_label(key)}", LEADERS_NOTE + _leaders_table(leaders, waiting), actor
+    )
 
 
 # --- the archive ----------------------------------------------------------------------------------
@@ -449,11 +514,20 @@ def game_extras(site: Site, game: GameView, actor: Actor | None) -> str:
         return out
     tree = site.correspondence.conditional(game.id, actor.user.id)
     lines = "\n".join(" ".join(x) for x in tree.lines()) if tree is not None else ""
-    return out + (
+    return out + _conditional_form(game.id, actor, lines)
+
+
+def _conditional_form(game_id: str, actor: Actor, lines: str, error: str = "") -> str:
+    """The conditional moves' form, with ``lines`` as the text (kept as typed after a refusal)."""
+    rows = max(4, min(20, lines.count("\n") + 2))
+    shown = f'<p class="error" role="alert">{e(error)}</p>' if error else ""
+    # a newline right after <textarea> is eaten by the HTML parser: one more keeps the first line
+    return (
         '<section class="conditional"><h2>Conditional moves</h2>'
-        "<p>Only you see them. A line a row: his move, your reply, his next, your reply...</p>"
-        f'<form method="post" action="/game/{e(game.id)}/conditional">{_hidden(actor)}'
-        f'<label>Lines <textarea name="lines" rows="4" cols="40">{e(lines)}</textarea></label>'
+        "<p>Only you see them. A line a row: his move, your reply, his next, your reply... "
+        "A line that begins a longer one is kept within it.</p>"
+        f'{shown}<form method="post" action="/game/{e(game_id)}/conditional">{_hidden(actor)}'
+        f'<label>Lines <textarea name="lines" rows="{rows}">\n{e(lines)}</textarea></label>'
         '<button type="submit">Keep</button></form></section>'
     )
 
@@ -463,16 +537,21 @@ async def conditional_post(request: Request) -> Response:
     site = site_of(request)
     actor, fields = await _session_post(request)
     game_id = request.path_params["id"]
-    raw = fields.get("lines", "")
-    lines = [x for x in str(raw).splitlines() if x.strip()][:100]
+    raw = str(fields.get("lines", ""))
+    lines = [x for x in raw.splitlines() if x.strip()][:100]
     try:
         await asyncio.to_thread(site.correspondence.set_conditional, game_id, actor.user.id, lines)
     except (ConditionalError, GameError) as err:
         status = getattr(err, "status", 400)
+        # the player's lines come back as typed, with the refusal: nothing he wrote is lost
+        form = (
+            _conditional_form(game_id, actor, "\n".join(lines), str(err))
+            if status == 400
+            else (f'<p class="error" role="alert">{e(str(err))}</p>')
+        )
         return _page(
             "Conditional moves",
-            f'<p class="error" role="alert">{e(str(err))}</p>'
-            f'<p><a href="/game/{e(game_id)}">Back to the game</a></p>',
+            f'{form}<p><a href="/game/{e(game_id)}">Back to the game</a></p>',
             actor,
             status,
         )

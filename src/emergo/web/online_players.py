@@ -186,7 +186,7 @@ async def _export(
             if ndjson:
                 yield (json.dumps(game_json(game, view), separators=(",", ":")) + "\n").encode()
             else:
-                yield (await asyncio.to_thread(record_text, view) + "\n").encode()
+                yield (await asyncio.to_thread(record_text, view, game) + "\n").encode()
         left -= len(pairs)
         if after is None or left <= 0:
             return

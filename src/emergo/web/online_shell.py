@@ -156,7 +156,7 @@ def _options(pairs: Any, chosen: str) -> str:
     )
 
 
-def _create_form(ai: bool) -> str:
+def _create_form(ai: bool, levels: tuple[int, ...] = tuple(range(1, 12))) -> str:
     presets = "".join(
         f'<button type="button" class="preset" data-limit="{m * 60}" data-increment="{i}"'
         f' aria-pressed="{"true" if (m, i) == (5, 3) else "false"}">{m}+{i}</button>'
@@ -164,10 +164,12 @@ def _create_form(ai: bool) -> str:
     )
     days = _options(((d, f"{d} day{'s' if d > 1 else ''}") for d in _DAYS), "3")
     speeds = (("live", "Live"), ("correspondence", "Correspondence"), ("unlimited", "Unlimited"))
-    levels = _options(((n, f"level {n}") for n in range(1, 12)), "3")
+    chosen = 3 if 3 in levels else (levels[0] if levels else 1)
+    level_options = _options(((n, f"level {n}") for n in levels), str(chosen))
     computer = (
         '<div class="row computer"><select id="ai-level" aria-label="The computer\'s level">'
-        f'{levels}</select><button type="button" id="play-ai">Play the computer</button></div>'
+        f"{level_options}</select>"
+        '<button type="button" id="play-ai">Play the computer</button></div>'
         if ai
         else ""
     )
@@ -204,8 +206,14 @@ async def lobby(request: Request) -> Response:
     """``/``: the lobby (static/page/lobby.js fills its lists over ``/ws/online/lobby``)."""
     actor = await actor_of(request)
     ai = "/api/challenge/ai" in routes()  # issue 20's play-the-computer, when the site has it
+    levels: tuple[int, ...] = ()
+    if ai and actor is not None:  # the levels its house bots play (none: no button)
+        site = site_of(request)
+        house = await asyncio.to_thread(site.bots.house)
+        levels = tuple(n for n in site.config.bots.levels if n in house)
+        ai = bool(levels)
     if actor is not None:
-        create = _create_form(ai)
+        create = _create_form(ai, levels)
         mine = (
             '<section class="panel" id="incoming-panel" aria-labelledby="incoming-title" hidden>'
             '<h2 id="incoming-title">Challenges to you</h2><ul id="incoming" class="list"></ul>'
@@ -256,15 +264,6 @@ _GAME = """<section class="board-area" aria-label="Board">
 <p id="status" class="status" role="status" aria-live="polite"></p>
 <p id="expiration" class="expiration" role="timer" hidden></p>
 <p id="message" class="message" role="alert" aria-live="assertive"></p>
-<div class="row confirm" id="confirm" role="alertdialog" aria-labelledby="confirm-text" hidden>
-<span id="confirm-text"></span><button type="button" id="confirm-yes" class="danger">Yes</button>
-<button type="button" id="confirm-no">Cancel</button></div>
-<div class="row offer" id="offer" hidden><span id="offer-text"></span>
-<button type="button" id="offer-yes" class="primary">Accept</button>
-<button type="button" id="offer-no">Decline</button></div>
-<div class="row offer" id="claim" hidden><span id="claim-text"></span>
-<button type="button" id="claim-victory" class="primary">Claim the win</button>
-<button type="button" id="claim-draw">Call it a draw</button></div>
 <div class="nav" role="group" aria-label="Step through the moves">
 <button type="button" id="first" title="Start (Home)" aria-label="Start">&#x00AB;</button>
 <button type="button" id="back" title="Back (Left arrow)" aria-label="Back">&#x2039;</button>
@@ -278,13 +277,32 @@ _GAME = """<section class="board-area" aria-label="Board">
 <aside class="side">
 <section class="panel" id="game-panel" aria-labelledby="game-title">
 <h2 id="game-title">Game</h2><p id="game-info" class="note"></p>
+<div class="asks" aria-live="polite">
+<div class="row confirm" id="confirm" role="alertdialog" aria-labelledby="confirm-text" hidden>
+<span id="confirm-text"></span><button type="button" id="confirm-yes" class="danger">Yes</button>
+<button type="button" id="confirm-no">Cancel</button></div>
+<div class="row offer" id="offer" hidden><span id="offer-text"></span>
+<button type="button" id="offer-yes" class="primary">Accept</button>
+<button type="button" id="offer-no">Decline</button></div>
+<div class="row offer" id="claim" hidden><span id="claim-text"></span>
+<button type="button" id="claim-victory" class="primary">Claim the win</button>
+<button type="button" id="claim-draw">Call it a draw</button></div>
+<div class="row offer" id="rematch-offer" hidden><span id="rematch-text"></span>
+<button type="button" id="rematch-yes" class="primary">Accept</button>
+<button type="button" id="rematch-no">Decline</button></div>
+</div>
 <div class="row" id="game-controls" hidden>
 <button type="button" id="abort" hidden>Abort</button>
 <button type="button" id="takeback">Takeback</button>
 <button type="button" id="draw">Offer draw</button>
 <button type="button" id="resign">Resign</button></div>
 <div class="row game-over" id="game-over" hidden><strong id="game-over-text"></strong></div>
-<div class="row"><a id="download" class="button" hidden>Download the record</a></div>
+<div class="row after" id="after" hidden>
+<button type="button" id="rematch" class="primary">Rematch</button>
+<a id="new-opponent" class="button" href="/">New opponent</a></div>
+<div class="row"><a id="download" class="button" hidden
+title="The game's record: open it in emergo's analysis board (emergo serve, then Import)">
+Analyse: download the record</a></div>
 </section>
 <section class="panel" aria-labelledby="moves-title"><h2 id="moves-title">Moves</h2>
 <div id="moves" class="moves" role="list"></div><p id="result" class="result"></p></section>

@@ -58,7 +58,7 @@ from emergo.online.rounds import GameError, GameView
 from emergo.online.site import Site
 from emergo.web.online_api import _gone_line, _rooms, site_events_after, site_last_event
 from emergo.web.online_auth import Actor, ApiError, actor_of, check_csrf, site_of
-from emergo.web.online_json import game_full, game_state
+from emergo.web.online_json import add_challenge_ratings, add_game_ratings, game_full, game_state
 from emergo.web.online_security import MAX_BODY
 
 log = logging.getLogger("emergo.web.online")
@@ -220,11 +220,13 @@ class GameSession:
         self.last_chat = max((x.id for x in lines), default=self.last_chat)
         self.sent_chat = [x.id for x in lines][-200:]
         self.player_chat = game.player_chat
+        full = game_full(game, now())
+        await asyncio.to_thread(add_game_ratings, site, full, game, now())
         self.out.send(
             {
                 "t": "full",
                 "v": game.version,
-                "game": game_full(game, now()),
+                "game": full,
                 "you": None if self.color is None else ("white" if self.color else "black"),
                 "chat": [x.json() for x in lines],
                 "playerChat": game.player_chat,
@@ -391,7 +393,9 @@ async def lobby_socket(ws: WebSocket) -> None:
 
     async def seeks() -> None:
         found = await asyncio.to_thread(site.challenges.seeks)
-        out.send({"t": "seeks", "seeks": [c.json(base) for c in found]})
+        shown = [c.json(base) for c in found]
+        await asyncio.to_thread(add_challenge_ratings, site, shown, now())
+        out.send({"t": "seeks", "seeks": shown})
 
     async def push() -> None:
         last = await asyncio.to_thread(site_last_event, site, actor.user.id) if actor else 0

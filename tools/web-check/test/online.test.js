@@ -4,7 +4,7 @@ import {test} from "node:test";
 import assert from "node:assert/strict";
 import {versionCheck} from "../../../src/emergo/web/static/page/socket.js";
 import {clockText} from "../../../src/emergo/web/static/page/format.js";
-import {clockOf, minutes, movesOf, offerOf, resultOf, resultWords, sharedPlies, termsFields, timeControlText, UNLIMITED_MS} from "../../../src/emergo/web/static/page/online-terms.js";
+import {clockOf, minutes, movesOf, offerOf, rematchFields, resultLine, resultOf, resultWords, ruleOf, sharedPlies, termsFields, timeControlText, UNLIMITED_MS} from "../../../src/emergo/web/static/page/online-terms.js";
 
 const isFull = (/** @type {any} */ m) => m.t === "full";
 const versionOf = (/** @type {any} */ m) => (m.t === "full" || m.t === "v" ? m.v : undefined);
@@ -50,11 +50,23 @@ test("a state's moves, result and offers", () => {
   assert.equal(resultOf(state({})), null);
   const resigned = resultOf(state({status: "resign", winner: "black", reason: "White resigned (R20)"}));
   assert.deepEqual(resigned, {result: "0-1", termination: "resign", reason: "White resigned (R20)", winner: "black"});
-  assert.equal(resultWords(/** @type {any} */ (resigned)), "0-1 (White resigned (R20))");
+  // results in words for people; the rule only for a tooltip (the player's review, item 7)
+  assert.equal(resultWords(/** @type {any} */ (resigned)), "Black wins: White resigned");
+  assert.equal(resultLine(/** @type {any} */ (resigned)), "0-1 · Black wins: White resigned");
+  assert.equal(ruleOf(/** @type {any} */ (resigned)), "R20");
   const drawn = resultOf(state({status: "draw", reason: "draw by agreement (R19c)"}));
   assert.equal(drawn && drawn.result, "1/2-1/2");
+  assert.equal(drawn && resultLine(drawn), "½-½ · Draw by agreement");
+  const words = (/** @type {any} */ s) => resultWords(/** @type {any} */ (resultOf(state(s))));
+  assert.equal(words({status: "mate", winner: "black", reason: "White has no pieces and no men in hand (R18)"}), "Black wins: White has no pieces left and no men in hand");
+  assert.equal(words({status: "outoftime", winner: "white", reason: "Black lost on time (R20)"}), "White wins: Black ran out of time");
+  assert.equal(words({status: "stalemate", reason: "the player to move has no legal move: draw (R19a)"}), "Draw: the player to move cannot move");
+  assert.equal(words({status: "draw", reason: "the same position occurred three times: draw (R19b)"}), "Draw: the same position came three times");
+  assert.equal(words({status: "timeout", winner: "white", reason: "Black left the game: White claimed the win (R20)"}), "White wins: Black left the game");
+  for (const s of [{status: "mate", winner: "white", reason: "x (R18)"}, {status: "odd", reason: "something: draw (R19a)"}]) assert.doesNotMatch(words(s), /R\d/);
   const aborted = resultOf(state({status: "aborted", reason: "the game was aborted"}));
-  assert.equal(aborted && resultWords(aborted), "Aborted: the game was aborted");
+  assert.equal(aborted && resultWords(aborted), "Aborted: the game ended before both sides moved (no result)");
+  assert.equal(aborted && ruleOf(aborted), "");
   assert.equal(offerOf(state({})), null);
   assert.deepEqual(offerOf(state({bdraw: true})), {kind: "draw", by: "black"});
   assert.deepEqual(offerOf(state({wtakeback: true})), {kind: "takeback", by: "white"});
@@ -70,4 +82,12 @@ test("clocks from a state: seconds, the running side, none without a clock", () 
   assert.equal(days && days.control, "3 days a move");
   assert.equal(clockText(2 * 86400 + 3600 + 5), "2d 1h"); // a correspondence clock
   assert.equal(clockText(86399), "23:59:59");
+});
+
+test("a rematch: the same terms, the colours swapped (lichess's)", () => {
+  const live = {variant: {key: "7x7"}, rated: true, clock: {initial: 300000, increment: 3000}};
+  assert.deepEqual(rematchFields(live, "white"), {variant: "7x7", rated: true, color: "black", "clock.limit": 300, "clock.increment": 3});
+  const corr = {variant: {key: "hex"}, rated: false, clock: null, daysPerTurn: 3};
+  assert.deepEqual(rematchFields(corr, "black"), {variant: "hex", rated: false, color: "white", days: 3});
+  assert.deepEqual(rematchFields({variant: {key: "9x9"}, rated: false, clock: null}, "white"), {variant: "9x9", rated: false, color: "black"});
 });

@@ -83,6 +83,8 @@ export function Board(element, config) {
   function refusal(square) {
     const movable = state.movable;
     if (!movable || ui.premove) return "";
+    // a landing of the route being entered, or the next one: part of the move, never refused
+    if (ui.prefix.includes(square) || destinations(ui.moves, ui.prefix).includes(square)) return "";
     const reason = (movable.forbidden || {})[square];
     if (reason) return state.names === "checker" ? reason.checker : reason.oblique;
     if (movable.required && state.pieces[square] && !startsMove(movable.moves, square)) return movable.required;
@@ -136,10 +138,10 @@ export function Board(element, config) {
         if (action.prefix.length === 1 && state.events.select) state.events.select(square);
         return redraw();
       case "keep":
-        if (state.events.refused && !ui.premove) state.events.refused(square, action.note);
+        if (state.events.refused && !ui.premove) state.events.refused(square, action.note, true); // a hint, not an error
         return;
       case "ambiguous":
-        if (state.events.refused) state.events.refused(square, `several routes reach ${label(square)}: choose the landings one by one`);
+        if (state.events.refused) state.events.refused(square, `several routes reach ${label(square)}: choose the landings one by one`, true);
         return;
       case "cancel":
         select(null);

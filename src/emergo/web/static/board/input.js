@@ -73,7 +73,8 @@ export function bindInput(root, core) {
       if (q) core.ghost.move(q.x, q.y);
       return;
     }
-    core.hover(core.squareAt(e.clientX, e.clientY));
+    // a finger has no hover: a tip after a tap would sit over the board
+    if (e.pointerType === "mouse") core.hover(core.squareAt(e.clientX, e.clientY));
   });
 
   root.addEventListener("pointerleave", () => {

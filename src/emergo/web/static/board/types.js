@@ -43,7 +43,7 @@
  * @typedef {{
  *   move?: (move: MoveInfo, meta: {premove: boolean}) => void,
  *   select?: (square: string|null) => void,
- *   refused?: (square: string, reason: string) => void,
+ *   refused?: (square: string, reason: string, hint?: boolean) => void,
  *   premove?: (move: MoveInfo) => void,
  *   premoveCancel?: (move: MoveInfo) => void,
  *   shapes?: (shapes: Shape[]) => void,

@@ -27,15 +27,18 @@ import {
   other,
   pageData,
   personEl,
+  rematchFields,
+  resultLine,
   resultOf,
   resultWords,
+  ruleOf,
   say,
   settings,
   sharedPlies,
   socketPath,
   timeControlText,
   variantName
-} from "./chunk-WBYQ56Q4.js";
+} from "./chunk-FYJ27CFO.js";
 
 // ../../src/emergo/web/static/board/geometry.js
 var S = 36;
@@ -625,7 +628,7 @@ function bindInput(root, core) {
       if (q) core.ghost.move(q.x, q.y);
       return;
     }
-    core.hover(core.squareAt(e.clientX, e.clientY));
+    if (e.pointerType === "mouse") core.hover(core.squareAt(e.clientX, e.clientY));
   });
   root.addEventListener("pointerleave", () => {
     if (!drag && !drawing) core.hover(null);
@@ -719,6 +722,7 @@ function Board(element, config) {
   function refusal(square) {
     const movable = state.movable;
     if (!movable || ui.premove) return "";
+    if (ui.prefix.includes(square) || destinations(ui.moves, ui.prefix).includes(square)) return "";
     const reason = (movable.forbidden || {})[square];
     if (reason) return state.names === "checker" ? reason.checker : reason.oblique;
     if (movable.required && state.pieces[square] && !startsMove(movable.moves, square)) return movable.required;
@@ -764,10 +768,10 @@ function Board(element, config) {
         if (action.prefix.length === 1 && state.events.select) state.events.select(square);
         return redraw();
       case "keep":
-        if (state.events.refused && !ui.premove) state.events.refused(square, action.note);
+        if (state.events.refused && !ui.premove) state.events.refused(square, action.note, true);
         return;
       case "ambiguous":
-        if (state.events.refused) state.events.refused(square, `several routes reach ${label(square)}: choose the landings one by one`);
+        if (state.events.refused) state.events.refused(square, `several routes reach ${label(square)}: choose the landings one by one`, true);
         return;
       case "cancel":
         select(null);
@@ -1435,12 +1439,18 @@ var GameController = class {
     this.claimAt = null;
     this.gone = false;
     this.pending = false;
+    this.unsure = null;
     this.commandId = 0;
     this.sent = 0;
     this.commands = /* @__PURE__ */ new Map();
     this.lag = 0;
     this.pingAt = 0;
     this.request = 0;
+    this.want = null;
+    this.prefetching = false;
+    this.rematchSent = null;
+    this.rematchOffer = null;
+    this.events = null;
     this.premoves = /* @__PURE__ */ new Map();
     this.queue = Promise.resolve();
     this.moveList = MoveList($("moves"), { names: () => settings.names, go: (node) => this.gotoNode(node) });
@@ -1448,11 +1458,14 @@ var GameController = class {
       ...boardSettings(),
       viewOnly: !this.you,
       events: {
-        move: (move) => this.sendMove(move),
-        refused: (_square, reason) => say(reason),
+        move: (move, how) => {
+          if (how && how.premove) this.premoveSaid("");
+          this.sendMove(move);
+        },
+        refused: (_square, reason, hint) => say(reason, !hint),
         select: () => say(""),
-        premove: (move) => say(`premove ${this.moveText(move)}: played at once if it is legal when your turn comes (Escape or a click cancels it)`, false),
-        premoveCancel: (move) => say(`premove ${this.moveText(move)} cancelled`, false)
+        premove: (move) => this.premoveSaid(`premove ${this.moveText(move)}: played at once if it is legal when your turn comes (Escape or a click cancels it)`),
+        premoveCancel: () => this.premoveSaid("")
       }
     });
     this.chat = new Chat({
@@ -1486,12 +1499,17 @@ var GameController = class {
         this.queue = this.queue.then(() => this.message(msg, at)).catch((e) => say(errorText(e)));
       },
       onStatus: (status) => {
-        if (status === "lost") say("connection lost: reconnecting ...", false);
+        if (status === "lost" && !(this.unsure && !this.unsure.sent)) say("connection lost: reconnecting ...", false);
         else if (status === "open" && $("message").textContent.startsWith("connection lost")) say("");
         else if (status === "closed") say("this game is not on the server");
       }
     });
     setInterval(() => this.ping(), PING_MS);
+  }
+  /** Say (or clear) the premove's message; clearing leaves any other message. @param {string} text */
+  premoveSaid(text) {
+    if (text) say(text, false);
+    else if ($("message").textContent.startsWith("premove ")) say("");
   }
   /** @param {MoveInfo} move */
   moveText(move) {
@@ -1501,8 +1519,8 @@ var GameController = class {
     initConfirm();
     $("flip").addEventListener("click", () => changeSettings({ flipped: !settings.flipped }, false));
     $("first").addEventListener("click", () => this.goto(0));
-    $("back").addEventListener("click", () => this.goto(this.tree.ply - 1));
-    $("forward").addEventListener("click", () => this.goto(this.tree.ply + 1));
+    $("back").addEventListener("click", () => this.goto(this.shownPly() - 1));
+    $("forward").addEventListener("click", () => this.goto(this.shownPly() + 1));
     $("last").addEventListener("click", () => this.goto(this.moves.length));
     $("resign").addEventListener("click", async () => {
       if (await ask("Resign the game?", "Resign")) this.command({ t: "resign" }, "resign");
@@ -1518,14 +1536,17 @@ var GameController = class {
     $("offer-no").addEventListener("click", () => this.answerOffer(false));
     $("claim-victory").addEventListener("click", () => this.command({ t: "claim-victory" }, "claim"));
     $("claim-draw").addEventListener("click", () => this.command({ t: "claim-draw" }, "claim"));
+    $("rematch").addEventListener("click", () => this.rematch());
+    $("rematch-yes").addEventListener("click", () => this.answerRematch("accept"));
+    $("rematch-no").addEventListener("click", () => this.answerRematch("decline"));
     document.addEventListener("keydown", (e) => {
       const target = (
         /** @type {HTMLElement} */
         e.target
       );
       if (target.closest("input, textarea, select") || e.ctrlKey || e.metaKey || e.altKey) return;
-      if (e.key === "ArrowLeft") this.goto(this.tree.ply - 1);
-      else if (e.key === "ArrowRight") this.goto(this.tree.ply + 1);
+      if (e.key === "ArrowLeft") this.goto(this.shownPly() - 1);
+      else if (e.key === "ArrowRight") this.goto(this.shownPly() + 1);
       else if (e.key === "Home") this.goto(0);
       else if (e.key === "End") this.goto(this.moves.length);
       else if (e.key === "f") changeSettings({ flipped: !settings.flipped }, false);
@@ -1557,6 +1578,7 @@ var GameController = class {
         this.claimAt = msg.gone && typeof msg.claimInSeconds === "number" ? at + msg.claimInSeconds * 1e3 : null;
         return this.showClaim();
       case "ack":
+        if (this.commands.get(msg.id) === "move") this.unsure = null;
         this.commands.delete(msg.id);
         return;
       case "error":
@@ -1579,13 +1601,32 @@ var GameController = class {
       this.geometry = await api(`/api/geometry?variant=${encodeURIComponent(this.full.variant.key)}`);
       this.board.set({ squares: this.geometry.squares, size: this.geometry.size, shape: this.geometry.shape, viewOnly: !this.you });
     }
-    if (first) {
-      if (this.you) changeSettings({ flipped: this.you === "black" }, false);
-      this.people = { white: personEl(this.full.white, this.data.profiles), black: personEl(this.full.black, this.data.profiles) };
-    }
+    if (first && this.you) changeSettings({ flipped: this.you === "black" }, false);
+    this.people = { white: personEl(this.full.white, this.data.profiles), black: personEl(this.full.black, this.data.profiles) };
     const over = !!resultOf(this.full.state);
     this.chat.reset({ player: !!this.you, signedIn: !!this.data.me, over, playerChat: !!msg.playerChat, lines: msg.chat || [] });
     await this.update(this.full.state, at, first);
+    this.resend();
+  }
+  /** After a (re)connection: send the move the server may not have, or say why it is dropped. */
+  resend() {
+    const move = this.unsure;
+    if (!move || !this.state) return;
+    if (this.moves.length > move.ply && this.moves[move.ply] === move.text) {
+      this.unsure = null;
+      if ($("message").textContent.includes("once the connection is back")) say("");
+      return;
+    }
+    this.unsure = null;
+    if (this.moves.length === move.ply && this.mine()) {
+      const info = this.positions[move.ply]?.moves?.find((m) => m.text === move.text);
+      if (info) {
+        if ($("message").textContent.includes("once the connection is back")) say("");
+        this.sendMove(info);
+        return;
+      }
+    }
+    say(`your move ${move.text} was not played: the game went on without it`);
   }
   /** A round's event: what the state alone does not say. @param {any} event */
   event(event) {
@@ -1598,6 +1639,7 @@ var GameController = class {
   refused(msg) {
     const what = this.commands.get(msg.id);
     this.commands.delete(msg.id);
+    if (what === "move") this.unsure = null;
     say(msg.error || "refused");
     if (what === "move") {
       this.pending = false;
@@ -1629,9 +1671,12 @@ var GameController = class {
     }
     if (result && !wasOver && !first) {
       playSound("end");
-      if (this.you) this.socket.resync();
+      this.socket.resync();
     }
-    if (result) dismiss();
+    if (result) {
+      dismiss();
+      this.prefetch();
+    }
     this.show(grew && wasLatest, shared !== this.moves.length || first);
     if (this.mine()) this.board.playPremove();
     else this.offerPremoves();
@@ -1688,11 +1733,12 @@ var GameController = class {
       animate
     });
     drawPlayers(data, { people: this.people, clock: this.clock, toMove: result ? null : latest ? s.turn : data.turn });
-    if (result) $("status").textContent = `Game over: ${resultWords(result)}`;
+    if (result) $("status").textContent = latest ? "Game over" : `Move ${this.tree.ply} of ${this.moves.length}: → or End for the latest`;
     else if (!latest) $("status").textContent = `Move ${this.tree.ply} of ${this.moves.length}: → or End for the latest`;
     else if (!this.you) $("status").textContent = statusText(data);
     else $("status").textContent = s.turn === this.you ? `Your turn: ${statusText(data)}` : `Waiting for ${title(s.turn)}`;
-    $("result").textContent = result ? resultWords(result) : "";
+    $("result").textContent = result ? resultLine(result) : "";
+    $("result").title = result && ruleOf(result) ? `Rule ${ruleOf(result)} of Emergo` : "";
     this.moveList.draw(this.tree);
     this.showGame(result);
   }
@@ -1732,6 +1778,7 @@ var GameController = class {
     if (answer2 && offer) $("offer-text").textContent = offer.kind === "draw" ? `${title(offer.by)} offers a draw` : `${title(offer.by)} asks to take back a move`;
     $("game-over").hidden = !over;
     $("game-over-text").textContent = over ? resultWords(result) : "";
+    $("game-over-text").title = over && ruleOf(result) ? `Rule ${ruleOf(result)} of Emergo` : "";
     const download = (
       /** @type {HTMLAnchorElement} */
       $("download")
@@ -1739,6 +1786,7 @@ var GameController = class {
     download.hidden = !over;
     download.href = `/game/export/${encodeURIComponent(this.id)}`;
     download.download = `emergo-${this.id}.egn`;
+    this.showAfter(over);
     this.chat.over = over;
     this.chat.show();
     this.showClaim();
@@ -1778,6 +1826,10 @@ var GameController = class {
     if (left !== null && this.state) box.textContent = abortWords(left, this.state.turn, this.you);
   }
   // --- stepping through the game ----------------------------------------------------------------
+  /** The ply shown, or the one asked for (a key pressed again counts from there). */
+  shownPly() {
+    return this.want ?? this.tree.ply;
+  }
   /** @param {number} ply */
   goto(ply) {
     ply = Math.max(0, Math.min(this.moves.length, ply));
@@ -1787,17 +1839,43 @@ var GameController = class {
   async gotoNode(node) {
     if (!node || !this.state) return;
     const id = ++this.request;
+    this.want = node.ply;
     try {
       if (!node.data) {
         node.data = this.positions[node.ply] || await this.position(this.full.initialFen, this.moves.slice(0, node.ply));
         this.positions[node.ply] = node.data;
       }
       if (id !== this.request) return;
+      this.want = null;
       this.tree.ply = node.ply;
       this.show(false);
       if (!this.mine()) this.offerPremoves();
+      this.prefetch();
     } catch (e) {
+      if (id === this.request) this.want = null;
       say(errorText(e));
+    }
+  }
+  /**
+   * Fetch the game's earlier positions in the background, one at a time from the latest back,
+   * once the player steps back or the game is over: the replay then waits for nothing.
+   */
+  async prefetch() {
+    if (this.prefetching || !this.state) return;
+    this.prefetching = true;
+    try {
+      for (let ply = this.moves.length; ply >= 0; ply--) {
+        if (this.positions[ply]) continue;
+        const moves = this.moves.slice(0, ply);
+        const data = await this.position(this.full.initialFen, moves);
+        if (sharedPlies(this.moves, moves) !== ply) break;
+        this.positions[ply] = data;
+        if (this.tree.nodes[ply] && !this.tree.nodes[ply].data) this.tree.nodes[ply].data = data;
+      }
+      if (this.positions.filter(Boolean).length === this.moves.length + 1) document.documentElement.dataset.positions = String(this.moves.length + 1);
+    } catch {
+    } finally {
+      this.prefetching = false;
     }
   }
   // --- premoves: the moves the player could make were it his turn ------------------------------
@@ -1823,7 +1901,16 @@ var GameController = class {
   /** @param {MoveInfo} move */
   sendMove(move) {
     if (!this.mine()) return;
+    const ply = this.moves.length;
+    if (!this.socket.connected) {
+      this.unsure = { text: move.text, ply, sent: false };
+      this.pending = true;
+      this.board.set({ movable: null });
+      say(`not connected: your move ${this.moveText(move)} is sent once the connection is back`, false);
+      return;
+    }
     if (this.command({ t: "move", move: move.text, v: this.socket.version, lag: Math.round(this.lag * 1e3) / 1e3 }, "move")) {
+      this.unsure = { text: move.text, ply, sent: true };
       this.pending = true;
       document.documentElement.dataset.sent = String(++this.sent);
       this.board.set({ movable: null });
@@ -1843,6 +1930,104 @@ var GameController = class {
     const offer = this.state && offerOf(this.state);
     if (!offer) return;
     this.command({ t: `${offer.kind}-${yes ? "yes" : "no"}`, v: this.socket.version }, offer.kind);
+  }
+  // --- after the game: rematch, a new opponent (lichess's buttons) --------------------------------
+  /** The buttons after a game, and the player's events once it is over. @param {boolean} over */
+  showAfter(over) {
+    const you = this.you;
+    $("after").hidden = !over || !you;
+    if (!over || !you) return;
+    const opponent = this.full[other(you)];
+    const bot = !!(opponent && opponent.title === "BOT");
+    buttonEl("rematch").hidden = !opponent || opponent.name === "(deleted)" || bot;
+    buttonEl("rematch").disabled = !!this.rematchSent;
+    buttonEl("rematch").textContent = this.rematchSent ? "Rematch offered" : "Rematch";
+    const fields = rematchFields(this.full, you);
+    const prefill = new URLSearchParams({ variant: String(fields.variant), rated: String(fields.rated) });
+    if (fields["clock.limit"] !== void 0) {
+      prefill.set("minutes", String(Number(fields["clock.limit"]) / 60));
+      prefill.set("increment", String(fields["clock.increment"]));
+    } else if (fields.days !== void 0) prefill.set("days", String(fields.days));
+    else prefill.set("speed", "unlimited");
+    $("new-opponent").href = `/?${prefill}`;
+    if (!this.events) this.listen();
+  }
+  /** The player's challenges and game starts (the lobby's socket): a rematch offered, accepted. */
+  listen() {
+    this.events = new Socket(socketPath("/ws/online/lobby", this.data), {
+      reconnect: true,
+      onMessage: (msg) => {
+        if (msg.t === "event") this.playerEvent(msg.event || {});
+      }
+    });
+    this.findRematch();
+  }
+  /** A rematch the opponent offered before the page was opened. */
+  async findRematch() {
+    try {
+      const mine = await api("/api/challenge");
+      for (const c of mine.in || []) this.playerEvent({ type: "challenge", challenge: c });
+    } catch {
+    }
+  }
+  /** Is this challenge a rematch between this game's players? @param {any} c */
+  isRematch(c) {
+    const you = (
+      /** @type {Color} */
+      this.you
+    );
+    const opponent = this.full[other(you)];
+    const names = [c.challenger && c.challenger.name, c.destUser && c.destUser.name].map((n) => String(n || "").toLowerCase());
+    return !!opponent && names.includes(String(opponent.name).toLowerCase()) && names.includes(this.data.me.toLowerCase());
+  }
+  /** @param {any} event */
+  playerEvent(event) {
+    const c = event.challenge;
+    if (event.type === "gameStart" && event.game && event.game.gameId && event.game.gameId !== this.id && (this.rematchSent || this.rematchOffer)) {
+      location.assign(`/game/${encodeURIComponent(event.game.gameId)}`);
+    } else if (event.type === "challenge" && c && this.isRematch(c) && c.challenger.name.toLowerCase() !== this.data.me.toLowerCase()) {
+      this.rematchOffer = c;
+      $("rematch-text").textContent = `${c.challenger.name} offers a rematch (you play ${c.color === "random" ? "either colour" : title(other(c.color))})`;
+      $("rematch-offer").hidden = false;
+    } else if ((event.type === "challengeCanceled" || event.type === "challengeDeclined") && c) {
+      if (this.rematchOffer && c.id === this.rematchOffer.id) {
+        this.rematchOffer = null;
+        $("rematch-offer").hidden = true;
+        say(`${c.challenger.name} took the rematch offer back`, false);
+      } else if (c.id === this.rematchSent) {
+        this.rematchSent = null;
+        say(`${c.destUser ? c.destUser.name : "your opponent"} declined the rematch${c.declineReason ? `: ${c.declineReason}` : ""}`, false);
+        this.showAfter(true);
+      }
+    }
+  }
+  /** Offer the same game with the colours swapped (lichess's rematch). */
+  async rematch() {
+    const you = this.you;
+    if (!you) return;
+    if (this.rematchOffer) return this.answerRematch("accept");
+    try {
+      const opponent = this.full[other(you)].name;
+      const c = await api(`/api/challenge/${encodeURIComponent(opponent)}`, rematchFields(this.full, you));
+      this.rematchSent = c.id;
+      say(`rematch offered to ${opponent}`, false);
+      this.showAfter(true);
+    } catch (e) {
+      say(errorText(e));
+    }
+  }
+  /** @param {"accept"|"decline"} action */
+  async answerRematch(action) {
+    const c = this.rematchOffer;
+    if (!c) return;
+    try {
+      const answer2 = await api(`/api/challenge/${encodeURIComponent(c.id)}/${action}`, {});
+      $("rematch-offer").hidden = true;
+      this.rematchOffer = null;
+      if (action === "accept" && answer2.gameId) location.assign(`/game/${encodeURIComponent(answer2.gameId)}`);
+    } catch (e) {
+      say(errorText(e));
+    }
   }
   ping() {
     if (this.pingAt || !this.socket.connected) return;

@@ -20,7 +20,7 @@ import {
   termsFields,
   timeControlText,
   variantName
-} from "./chunk-WBYQ56Q4.js";
+} from "./chunk-FYJ27CFO.js";
 
 // ../../src/emergo/web/static/page/lobby.js
 var REFRESH_MS = 1e4;
@@ -78,6 +78,7 @@ var Lobby = class {
       $("days-row").hidden = speed.value !== "correspondence";
     };
     speed.addEventListener("change", showSpeed);
+    this.prefill(new URLSearchParams(location.search));
     showSpeed();
     for (
       const b of
@@ -109,6 +110,32 @@ var Lobby = class {
       }
     });
     document.getElementById("play-ai")?.addEventListener("click", () => this.playComputer());
+  }
+  /**
+   * The form filled from the address (the game page's "New opponent": the same seek again):
+   * `?variant=9x9&minutes=5&increment=3&rated=true`, `?days=3`, `?speed=unlimited`; what is not
+   * a choice of the form is left as it is.
+   * @param {URLSearchParams} params
+   */
+  prefill(params) {
+    const choose = (id, value) => {
+      const s = select(id);
+      if (value !== null && [...s.options].some((o) => o.value === value)) s.value = value;
+    };
+    choose("variant", params.get("variant"));
+    choose("rated", params.get("rated"));
+    choose("color", params.get("color"));
+    if (params.has("minutes")) {
+      choose("speed", "live");
+      const minutes = Number(params.get("minutes"));
+      const increment = Number(params.get("increment") || 0);
+      if (Number.isFinite(minutes) && minutes > 0) input("minutes").value = String(minutes);
+      if (Number.isFinite(increment) && increment >= 0) input("increment").value = String(increment);
+      this.pressPreset();
+    } else if (params.has("days")) {
+      choose("speed", "correspondence");
+      choose("days", params.get("days"));
+    } else choose("speed", params.get("speed"));
   }
   /** Press the preset that is the minutes and increment written, if one is. */
   pressPreset() {
@@ -147,7 +174,7 @@ var Lobby = class {
   async playComputer() {
     say("asking the computer ...", false);
     try {
-      const answer = await api("/api/challenge/ai", { ...this.terms(), rated: false, level: Number(select("ai-level").value) });
+      const answer = await api("/api/challenge/ai", { ...this.terms(), level: Number(select("ai-level").value) });
       if (answer.gameId) this.open(answer.gameId);
     } catch (e) {
       say(playerWords(e));

@@ -36,7 +36,7 @@ import {
   statusText,
   title,
   wireSetup
-} from "./chunk-GVAHEAUX.js";
+} from "./chunk-EWDZAAPP.js";
 
 // ../../src/emergo/web/static/page/review.js
 function progress(text, done, total) {
@@ -379,7 +379,7 @@ var AnalysisController = class {
       ...boardSettings(),
       events: {
         move: (move) => this.play(move.text, "oblique"),
-        refused: (_square, reason) => say(reason),
+        refused: (_square, reason, hint) => say(reason, !hint),
         select: () => say(""),
         square: (square) => this.editSquare(square),
         shapes: (shapes) => {
@@ -802,7 +802,7 @@ function mount(page, make) {
   return controller;
 }
 var play = null;
-var playModule = () => play = play || import("./play-OCSV5CSU.js");
+var playModule = () => play = play || import("./play-YL3MOO3Z.js");
 async function analysis(what) {
   const c = (
     /** @type {AnalysisController} */

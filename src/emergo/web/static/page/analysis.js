@@ -80,7 +80,7 @@ export class AnalysisController {
       ...boardSettings(),
       events: {
         move: (move) => this.play(move.text, "oblique"),
-        refused: (_square, reason) => say(reason),
+        refused: (_square, reason, hint) => say(reason, !hint),
         select: () => say(""),
         square: (square) => this.editSquare(square),
         shapes: (shapes) => {

@@ -34,7 +34,7 @@ import {ask, dismiss, initConfirm} from "./confirm.js";
 import {playSound} from "./sound.js";
 import {initOnline, pageData, personEl, socketPath} from "./online.js";
 import {Chat} from "./chat.js";
-import {abortLeft, abortWords, clockOf, movesOf, offerOf, other, resultOf, resultWords, sharedPlies, timeControlText, variantName} from "./online-terms.js";
+import {abortLeft, abortWords, clockOf, movesOf, offerOf, other, rematchFields, resultLine, resultOf, resultWords, ruleOf, sharedPlies, timeControlText, variantName} from "./online-terms.js";
 
 const PING_MS = 4000;
 
@@ -75,6 +75,13 @@ class GameController {
     this.gone = false;
     /** A move sent and not yet answered: the board takes no other. */
     this.pending = false;
+    /**
+     * The player's move not known to have reached the server: made while the connection was
+     * down (queued), or sent just before it went (no answer). After a reconnection the whole
+     * state says: played, or to send again while it is still the player's turn at that ply.
+     * @type {{text: string, ply: number, sent: boolean}|null}
+     */
+    this.unsure = null;
     this.commandId = 0;
     this.sent = 0;
     /** @type {Map<number, string>} */
@@ -82,6 +89,15 @@ class GameController {
     this.lag = 0;
     this.pingAt = 0;
     this.request = 0;
+    /** The ply asked for while its position is on its way (presses add up at once), or null. @type {number|null} */
+    this.want = null;
+    this.prefetching = false;
+    /** After the game: the rematch I offered (a challenge id), the one offered to me. @type {string|null} */
+    this.rematchSent = null;
+    /** @type {any} */
+    this.rematchOffer = null;
+    /** The player's events (challenges, game starts), opened when the game is over. @type {Socket|null} */
+    this.events = null;
     /** @type {Map<string, MoveInfo[]>} */
     this.premoves = new Map();
     /** Messages are handled one after the other (a state may wait for its position). @type {Promise<void>} */
@@ -91,11 +107,14 @@ class GameController {
       ...boardSettings(),
       viewOnly: !this.you,
       events: {
-        move: (move) => this.sendMove(move),
-        refused: (_square, reason) => say(reason),
+        move: (move, how) => {
+          if (how && how.premove) this.premoveSaid(""); // played: its message has done its work
+          this.sendMove(move);
+        },
+        refused: (_square, reason, hint) => say(reason, !hint),
         select: () => say(""),
-        premove: (move) => say(`premove ${this.moveText(move)}: played at once if it is legal when your turn comes (Escape or a click cancels it)`, false),
-        premoveCancel: (move) => say(`premove ${this.moveText(move)} cancelled`, false),
+        premove: (move) => this.premoveSaid(`premove ${this.moveText(move)}: played at once if it is legal when your turn comes (Escape or a click cancels it)`),
+        premoveCancel: () => this.premoveSaid(""),
       },
     });
     this.chat = new Chat({
@@ -126,12 +145,18 @@ class GameController {
         this.queue = this.queue.then(() => this.message(msg, at)).catch((e) => say(errorText(e)));
       },
       onStatus: (status) => {
-        if (status === "lost") say("connection lost: reconnecting ...", false);
+        if (status === "lost" && !(this.unsure && !this.unsure.sent)) say("connection lost: reconnecting ...", false);
         else if (status === "open" && $("message").textContent.startsWith("connection lost")) say("");
         else if (status === "closed") say("this game is not on the server");
       },
     });
     setInterval(() => this.ping(), PING_MS);
+  }
+
+  /** Say (or clear) the premove's message; clearing leaves any other message. @param {string} text */
+  premoveSaid(text) {
+    if (text) say(text, false);
+    else if ($("message").textContent.startsWith("premove ")) say("");
   }
 
   /** @param {MoveInfo} move */
@@ -143,8 +168,8 @@ class GameController {
     initConfirm();
     $("flip").addEventListener("click", () => changeSettings({flipped: !settings.flipped}, false));
     $("first").addEventListener("click", () => this.goto(0));
-    $("back").addEventListener("click", () => this.goto(this.tree.ply - 1));
-    $("forward").addEventListener("click", () => this.goto(this.tree.ply + 1));
+    $("back").addEventListener("click", () => this.goto(this.shownPly() - 1));
+    $("forward").addEventListener("click", () => this.goto(this.shownPly() + 1));
     $("last").addEventListener("click", () => this.goto(this.moves.length));
     $("resign").addEventListener("click", async () => {
       if (await ask("Resign the game?", "Resign")) this.command({t: "resign"}, "resign");
@@ -160,11 +185,14 @@ class GameController {
     $("offer-no").addEventListener("click", () => this.answerOffer(false));
     $("claim-victory").addEventListener("click", () => this.command({t: "claim-victory"}, "claim"));
     $("claim-draw").addEventListener("click", () => this.command({t: "claim-draw"}, "claim"));
+    $("rematch").addEventListener("click", () => this.rematch());
+    $("rematch-yes").addEventListener("click", () => this.answerRematch("accept"));
+    $("rematch-no").addEventListener("click", () => this.answerRematch("decline"));
     document.addEventListener("keydown", (e) => {
       const target = /** @type {HTMLElement} */ (e.target);
       if (target.closest("input, textarea, select") || e.ctrlKey || e.metaKey || e.altKey) return;
-      if (e.key === "ArrowLeft") this.goto(this.tree.ply - 1);
-      else if (e.key === "ArrowRight") this.goto(this.tree.ply + 1);
+      if (e.key === "ArrowLeft") this.goto(this.shownPly() - 1);
+      else if (e.key === "ArrowRight") this.goto(this.shownPly() + 1);
       else if (e.key === "Home") this.goto(0);
       else if (e.key === "End") this.goto(this.moves.length);
       else if (e.key === "f") changeSettings({flipped: !settings.flipped}, false);
@@ -198,6 +226,7 @@ class GameController {
         this.claimAt = msg.gone && typeof msg.claimInSeconds === "number" ? at + msg.claimInSeconds * 1000 : null;
         return this.showClaim();
       case "ack":
+        if (this.commands.get(msg.id) === "move") this.unsure = null;
         this.commands.delete(msg.id);
         return;
       case "error":
@@ -221,13 +250,34 @@ class GameController {
       this.geometry = await api(`/api/geometry?variant=${encodeURIComponent(this.full.variant.key)}`);
       this.board.set({squares: this.geometry.squares, size: this.geometry.size, shape: this.geometry.shape, viewOnly: !this.you});
     }
-    if (first) {
-      if (this.you) changeSettings({flipped: this.you === "black"}, false);
-      this.people = {white: personEl(this.full.white, this.data.profiles), black: personEl(this.full.black, this.data.profiles)};
-    }
+    if (first && this.you) changeSettings({flipped: this.you === "black"}, false);
+    // the names with their ratings (and, once a rated game is over, the change)
+    this.people = {white: personEl(this.full.white, this.data.profiles), black: personEl(this.full.black, this.data.profiles)};
     const over = !!resultOf(this.full.state);
     this.chat.reset({player: !!this.you, signedIn: !!this.data.me, over, playerChat: !!msg.playerChat, lines: msg.chat || []});
     await this.update(this.full.state, at, first);
+    this.resend();
+  }
+
+  /** After a (re)connection: send the move the server may not have, or say why it is dropped. */
+  resend() {
+    const move = this.unsure;
+    if (!move || !this.state) return;
+    if (this.moves.length > move.ply && this.moves[move.ply] === move.text) {
+      this.unsure = null; // it arrived before the connection went
+      if ($("message").textContent.includes("once the connection is back")) say("");
+      return;
+    }
+    this.unsure = null;
+    if (this.moves.length === move.ply && this.mine()) {
+      const info = this.positions[move.ply]?.moves?.find((/** @type {MoveInfo} */ m) => m.text === move.text);
+      if (info) {
+        if ($("message").textContent.includes("once the connection is back")) say("");
+        this.sendMove(info);
+        return;
+      }
+    }
+    say(`your move ${move.text} was not played: the game went on without it`);
   }
 
   /** A round's event: what the state alone does not say. @param {any} event */
@@ -242,6 +292,7 @@ class GameController {
   refused(msg) {
     const what = this.commands.get(msg.id);
     this.commands.delete(msg.id);
+    if (what === "move") this.unsure = null;
     say(msg.error || "refused");
     if (what === "move") {
       this.pending = false;
@@ -274,10 +325,14 @@ class GameController {
     }
     if (result && !wasOver && !first) {
       playSound("end");
-      // the players may now read the spectators' room: its lines come with the whole state
-      if (this.you) this.socket.resync();
+      // the whole state again: the players may now read the spectators' room, and everyone
+      // sees the rating changes (the server's end put them in the archive with the result)
+      this.socket.resync();
     }
-    if (result) dismiss();
+    if (result) {
+      dismiss();
+      this.prefetch();
+    }
     this.show(grew && wasLatest, shared !== this.moves.length || first);
     if (this.mine()) this.board.playPremove();
     else this.offerPremoves();
@@ -336,11 +391,13 @@ class GameController {
       animate,
     });
     drawPlayers(data, {people: this.people, clock: this.clock, toMove: result ? null : latest ? s.turn : data.turn});
-    if (result) $("status").textContent = `Game over: ${resultWords(result)}`;
+    if (result) $("status").textContent = latest ? "Game over" : `Move ${this.tree.ply} of ${this.moves.length}: → or End for the latest`;
     else if (!latest) $("status").textContent = `Move ${this.tree.ply} of ${this.moves.length}: → or End for the latest`;
     else if (!this.you) $("status").textContent = statusText(data);
     else $("status").textContent = s.turn === this.you ? `Your turn: ${statusText(data)}` : `Waiting for ${title(s.turn)}`;
-    $("result").textContent = result ? resultWords(result) : "";
+    $("result").textContent = result ? resultLine(result) : "";
+    // the rule is a tooltip, not the text (a player reads who won and why)
+    $("result").title = result && ruleOf(result) ? `Rule ${ruleOf(result)} of Emergo` : "";
     this.moveList.draw(this.tree);
     this.showGame(result);
   }
@@ -376,10 +433,12 @@ class GameController {
     if (answer && offer) $("offer-text").textContent = offer.kind === "draw" ? `${title(offer.by)} offers a draw` : `${title(offer.by)} asks to take back a move`;
     $("game-over").hidden = !over;
     $("game-over-text").textContent = over ? resultWords(result) : "";
+    $("game-over-text").title = over && ruleOf(result) ? `Rule ${ruleOf(result)} of Emergo` : "";
     const download = /** @type {HTMLAnchorElement} */ ($("download"));
     download.hidden = !over;
     download.href = `/game/export/${encodeURIComponent(this.id)}`;
     download.download = `emergo-${this.id}.egn`;
+    this.showAfter(over);
     this.chat.over = over;
     this.chat.show();
     this.showClaim();
@@ -424,6 +483,11 @@ class GameController {
 
   // --- stepping through the game ----------------------------------------------------------------
 
+  /** The ply shown, or the one asked for (a key pressed again counts from there). */
+  shownPly() {
+    return this.want ?? this.tree.ply;
+  }
+
   /** @param {number} ply */
   goto(ply) {
     ply = Math.max(0, Math.min(this.moves.length, ply));
@@ -434,17 +498,46 @@ class GameController {
   async gotoNode(node) {
     if (!node || !this.state) return;
     const id = ++this.request;
+    this.want = node.ply;
     try {
       if (!node.data) {
         node.data = this.positions[node.ply] || (await this.position(this.full.initialFen, this.moves.slice(0, node.ply)));
         this.positions[node.ply] = node.data;
       }
       if (id !== this.request) return;
+      this.want = null;
       this.tree.ply = node.ply;
       this.show(false);
       if (!this.mine()) this.offerPremoves();
+      this.prefetch();
     } catch (e) {
+      if (id === this.request) this.want = null;
       say(errorText(e));
+    }
+  }
+
+  /**
+   * Fetch the game's earlier positions in the background, one at a time from the latest back,
+   * once the player steps back or the game is over: the replay then waits for nothing.
+   */
+  async prefetch() {
+    if (this.prefetching || !this.state) return;
+    this.prefetching = true;
+    try {
+      for (let ply = this.moves.length; ply >= 0; ply--) {
+        if (this.positions[ply]) continue;
+        const moves = this.moves.slice(0, ply);
+        const data = await this.position(this.full.initialFen, moves);
+        if (sharedPlies(this.moves, moves) !== ply) break; // taken back meanwhile: the next step starts again
+        this.positions[ply] = data;
+        if (this.tree.nodes[ply] && !this.tree.nodes[ply].data) this.tree.nodes[ply].data = data;
+      }
+      // every position known: the replay asks the server nothing more (the tests wait for it)
+      if (this.positions.filter(Boolean).length === this.moves.length + 1) document.documentElement.dataset.positions = String(this.moves.length + 1);
+    } catch {
+      // the replay asks again when it needs a position
+    } finally {
+      this.prefetching = false;
     }
   }
 
@@ -473,7 +566,17 @@ class GameController {
   /** @param {MoveInfo} move */
   sendMove(move) {
     if (!this.mine()) return;
+    const ply = this.moves.length;
+    if (!this.socket.connected) {
+      // lichess keeps it: sent the moment the connection is back (if the game is still there)
+      this.unsure = {text: move.text, ply, sent: false};
+      this.pending = true;
+      this.board.set({movable: null});
+      say(`not connected: your move ${this.moveText(move)} is sent once the connection is back`, false);
+      return;
+    }
     if (this.command({t: "move", move: move.text, v: this.socket.version, lag: Math.round(this.lag * 1000) / 1000}, "move")) {
+      this.unsure = {text: move.text, ply, sent: true};
       this.pending = true;
       document.documentElement.dataset.sent = String(++this.sent); // moves sent, for the tests
       this.board.set({movable: null});
@@ -495,6 +598,110 @@ class GameController {
     const offer = this.state && offerOf(this.state);
     if (!offer) return;
     this.command({t: `${offer.kind}-${yes ? "yes" : "no"}`, v: this.socket.version}, offer.kind);
+  }
+
+  // --- after the game: rematch, a new opponent (lichess's buttons) --------------------------------
+
+  /** The buttons after a game, and the player's events once it is over. @param {boolean} over */
+  showAfter(over) {
+    const you = this.you;
+    $("after").hidden = !over || !you;
+    if (!over || !you) return;
+    const opponent = this.full[other(you)];
+    const bot = !!(opponent && opponent.title === "BOT");
+    buttonEl("rematch").hidden = !opponent || opponent.name === "(deleted)" || bot;
+    buttonEl("rematch").disabled = !!this.rematchSent;
+    buttonEl("rematch").textContent = this.rematchSent ? "Rematch offered" : "Rematch";
+    const fields = rematchFields(this.full, you);
+    const prefill = new URLSearchParams({variant: String(fields.variant), rated: String(fields.rated)});
+    if (fields["clock.limit"] !== undefined) {
+      prefill.set("minutes", String(Number(fields["clock.limit"]) / 60));
+      prefill.set("increment", String(fields["clock.increment"]));
+    } else if (fields.days !== undefined) prefill.set("days", String(fields.days));
+    else prefill.set("speed", "unlimited");
+    /** @type {HTMLAnchorElement} */ ($("new-opponent")).href = `/?${prefill}`;
+    if (!this.events) this.listen();
+  }
+
+  /** The player's challenges and game starts (the lobby's socket): a rematch offered, accepted. */
+  listen() {
+    this.events = new Socket(socketPath("/ws/online/lobby", this.data), {
+      reconnect: true,
+      onMessage: (msg) => {
+        if (msg.t === "event") this.playerEvent(msg.event || {});
+      },
+    });
+    this.findRematch();
+  }
+
+  /** A rematch the opponent offered before the page was opened. */
+  async findRematch() {
+    try {
+      const mine = await api("/api/challenge");
+      for (const c of mine.in || []) this.playerEvent({type: "challenge", challenge: c});
+    } catch {
+      // the event comes if it is offered later
+    }
+  }
+
+  /** Is this challenge a rematch between this game's players? @param {any} c */
+  isRematch(c) {
+    const you = /** @type {Color} */ (this.you);
+    const opponent = this.full[other(you)];
+    const names = [c.challenger && c.challenger.name, c.destUser && c.destUser.name].map((n) => String(n || "").toLowerCase());
+    return !!opponent && names.includes(String(opponent.name).toLowerCase()) && names.includes(this.data.me.toLowerCase());
+  }
+
+  /** @param {any} event */
+  playerEvent(event) {
+    const c = event.challenge;
+    if (event.type === "gameStart" && event.game && event.game.gameId && event.game.gameId !== this.id && (this.rematchSent || this.rematchOffer)) {
+      location.assign(`/game/${encodeURIComponent(event.game.gameId)}`);
+    } else if (event.type === "challenge" && c && this.isRematch(c) && c.challenger.name.toLowerCase() !== this.data.me.toLowerCase()) {
+      this.rematchOffer = c;
+      $("rematch-text").textContent = `${c.challenger.name} offers a rematch (you play ${c.color === "random" ? "either colour" : title(other(c.color))})`;
+      $("rematch-offer").hidden = false;
+    } else if ((event.type === "challengeCanceled" || event.type === "challengeDeclined") && c) {
+      if (this.rematchOffer && c.id === this.rematchOffer.id) {
+        this.rematchOffer = null;
+        $("rematch-offer").hidden = true;
+        say(`${c.challenger.name} took the rematch offer back`, false);
+      } else if (c.id === this.rematchSent) {
+        this.rematchSent = null;
+        say(`${c.destUser ? c.destUser.name : "your opponent"} declined the rematch${c.declineReason ? `: ${c.declineReason}` : ""}`, false);
+        this.showAfter(true);
+      }
+    }
+  }
+
+  /** Offer the same game with the colours swapped (lichess's rematch). */
+  async rematch() {
+    const you = this.you;
+    if (!you) return;
+    if (this.rematchOffer) return this.answerRematch("accept"); // both asked: it is on
+    try {
+      const opponent = this.full[other(you)].name;
+      const c = await api(`/api/challenge/${encodeURIComponent(opponent)}`, rematchFields(this.full, you));
+      this.rematchSent = c.id;
+      say(`rematch offered to ${opponent}`, false);
+      this.showAfter(true);
+    } catch (e) {
+      say(errorText(e));
+    }
+  }
+
+  /** @param {"accept"|"decline"} action */
+  async answerRematch(action) {
+    const c = this.rematchOffer;
+    if (!c) return;
+    try {
+      const answer = await api(`/api/challenge/${encodeURIComponent(c.id)}/${action}`, {});
+      $("rematch-offer").hidden = true;
+      this.rematchOffer = null;
+      if (action === "accept" && answer.gameId) location.assign(`/game/${encodeURIComponent(answer.gameId)}`);
+    } catch (e) {
+      say(errorText(e));
+    }
   }
 
   ping() {

@@ -74,8 +74,48 @@ export function resultOf(state) {
   return {result, termination: state.status, reason, winner};
 }
 
-/** A result in words, with its reason: `1-0 (Black resigned (R20))`, `Aborted (...)`. @param {Result} r */
-export const resultWords = (r) => (r.result === "*" ? `Aborted: ${r.reason}` : `${r.result} (${r.reason})`);
+/** The rule a result's reason cites (`R18`, `R19c`), or "": for a tooltip, never the text. @param {Result} r */
+export function ruleOf(r) {
+  const cited = /\((R\d+[a-z]?)\)/.exec(r.reason);
+  return cited ? cited[1] : "";
+}
+
+/**
+ * A result as a sentence for people (lichess's "White is victorious · Black resigned"): who won
+ * and why, without the rule numbers (ruleOf gives them): `White wins: Black resigned`,
+ * `Draw by agreement`, `Aborted: the game ended before both sides moved (no result)`.
+ * @param {Result} r
+ */
+export function resultWords(r) {
+  const loser = r.winner ? (r.winner === "white" ? "Black" : "White") : "";
+  const wins = r.winner ? `${r.winner === "white" ? "White" : "Black"} wins: ` : "";
+  const why = r.reason.replace(/\s*\(R\d+[a-z]?\)/g, "").trim();
+  switch (r.termination) {
+    case "aborted":
+      return "Aborted: the game ended before both sides moved (no result)";
+    case "mate":
+      return `${wins}${loser} has no pieces left and no men in hand`;
+    case "stalemate":
+      return "Draw: the player to move cannot move";
+    case "resign":
+      return `${wins}${loser} resigned`;
+    case "outoftime":
+      return `${wins}${loser} ran out of time`;
+    case "timeout":
+      return r.winner ? `${wins}${loser} left the game` : "Draw: a player left the game and the other called it a draw";
+    case "draw":
+      if (/agreement/.test(why)) return "Draw by agreement";
+      if (/three times/.test(why)) return "Draw: the same position came three times";
+      return "Draw";
+    default: {
+      const text = why.replace(/:\s*draw$/i, "");
+      return `${wins || (r.result === "1/2-1/2" ? "Draw: " : "")}${text}`;
+    }
+  }
+}
+
+/** The score and the sentence: `1-0 · White wins: Black resigned`; `Aborted: ...` alone. @param {Result} r */
+export const resultLine = (r) => (r.result === "*" ? resultWords(r) : `${r.result.replace("1/2-1/2", "½-½")} · ${resultWords(r)}`);
 
 /**
  * The clocks of a state as the player bars count them (players.js's Clock), or null without a
@@ -119,4 +159,21 @@ export function abortWords(seconds, turn, you) {
   const n = Math.ceil(seconds);
   const who = turn === you ? "you" : turn === "white" ? "White" : "Black";
   return `${n} second${n === 1 ? "" : "s"} for ${who} to play the first move, or the game is aborted`;
+}
+
+/**
+ * The challenge of a rematch (lichess's): the same variant, time control and mode, the colours
+ * swapped (`you` played White: you now play Black).
+ * @param {{variant: {key: string}, rated: boolean, clock: {initial: number, increment: number}|null, daysPerTurn?: number}} full
+ * @param {Color} you
+ * @returns {Record<string, string|number|boolean>}
+ */
+export function rematchFields(full, you) {
+  /** @type {Record<string, string|number|boolean>} */
+  const out = {variant: full.variant.key, rated: !!full.rated, color: other(you)};
+  if (full.clock) {
+    out["clock.limit"] = Math.round(full.clock.initial / 1000);
+    out["clock.increment"] = Math.round(full.clock.increment / 1000);
+  } else if (full.daysPerTurn) out.days = full.daysPerTurn;
+  return out;
 }

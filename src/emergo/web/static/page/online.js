@@ -13,7 +13,8 @@ import {startSitewide} from "./sitewide.js";
 
 /**
  * @typedef {{me: string, csrf: string, profiles: boolean, [key: string]: unknown}} PageData
- * @typedef {{name: string, title?: string|null, id?: string|null}|null|undefined} Person
+ * @typedef {{name: string, title?: string|null, id?: string|null, rating?: number, provisional?: boolean,
+ *   ratingDiff?: number|null}|null|undefined} Person
  */
 
 /** The page's data attributes (online_shell.py writes them, escaped). @param {HTMLElement} root @returns {PageData} */
@@ -56,6 +57,16 @@ export function personEl(person, profiles) {
     a.href = `/@/${encodeURIComponent(person.name)}`;
     box.append(a);
   } else box.append(el("span", "name-text", person.name));
+  // the rating as lichess shows it beside a name: `1500?` while provisional, then the change
+  if (typeof person.rating === "number") {
+    const rating = el("span", "rating", ` ${person.rating}${person.provisional ? "?" : ""}`);
+    if (person.provisional) rating.title = "provisional: too few rated games yet";
+    box.append(rating);
+  }
+  if (typeof person.ratingDiff === "number") {
+    const d = person.ratingDiff;
+    box.append(el("span", `rating-diff ${d > 0 ? "up" : d < 0 ? "down" : "same"}`, ` ${d > 0 ? "+" : d < 0 ? "−" : "±"}${Math.abs(d)}`));
+  }
   return box;
 }
 

@@ -91,7 +91,7 @@ export class Socket {
       }, 200 * this.retry);
     });
     /** @type {Promise<void>} */
-    const opened = new Promise((resolve, reject) => {
+    const opening = new Promise((resolve, reject) => {
       ws.addEventListener("open", () => {
         this.retry = 0;
         if (this.ws === ws) this.options.onStatus?.("open");
@@ -99,10 +99,10 @@ export class Socket {
       }, {once: true});
       ws.addEventListener("error", () => reject(new Error("cannot reach the server")), {once: true});
     });
-    // a failed reconnection (the server restarting) is retried by the close handler: it is not
-    // an error of the page when nobody waits for this attempt
-    opened.catch(() => {});
-    return opened;
+    // A reconnection that fails is retried by the close handler: its rejection is no page error
+    // (a caller awaiting `opened` still sees it).
+    opening.catch(() => {});
+    return opening;
   }
 
   /** A version was skipped: start again from the server's whole state. */

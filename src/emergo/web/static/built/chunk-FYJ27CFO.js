@@ -130,7 +130,7 @@ var Socket = class {
         if (!this.closed && this.ws === ws) this.opened = this.open();
       }, 200 * this.retry);
     });
-    const opened = new Promise((resolve, reject) => {
+    const opening = new Promise((resolve, reject) => {
       ws.addEventListener("open", () => {
         this.retry = 0;
         if (this.ws === ws) this.options.onStatus?.("open");
@@ -138,9 +138,9 @@ var Socket = class {
       }, { once: true });
       ws.addEventListener("error", () => reject(new Error("cannot reach the server")), { once: true });
     });
-    opened.catch(() => {
+    opening.catch(() => {
     });
-    return opened;
+    return opening;
   }
   /** A version was skipped: start again from the server's whole state. */
   resync() {
@@ -278,7 +278,38 @@ function resultOf(state) {
   const reason = state.reason || (state.status === "aborted" ? "the game was aborted" : state.status);
   return { result, termination: state.status, reason, winner };
 }
-var resultWords = (r) => r.result === "*" ? `Aborted: ${r.reason}` : `${r.result} (${r.reason})`;
+function ruleOf(r) {
+  const cited = /\((R\d+[a-z]?)\)/.exec(r.reason);
+  return cited ? cited[1] : "";
+}
+function resultWords(r) {
+  const loser = r.winner ? r.winner === "white" ? "Black" : "White" : "";
+  const wins = r.winner ? `${r.winner === "white" ? "White" : "Black"} wins: ` : "";
+  const why = r.reason.replace(/\s*\(R\d+[a-z]?\)/g, "").trim();
+  switch (r.termination) {
+    case "aborted":
+      return "Aborted: the game ended before both sides moved (no result)";
+    case "mate":
+      return `${wins}${loser} has no pieces left and no men in hand`;
+    case "stalemate":
+      return "Draw: the player to move cannot move";
+    case "resign":
+      return `${wins}${loser} resigned`;
+    case "outoftime":
+      return `${wins}${loser} ran out of time`;
+    case "timeout":
+      return r.winner ? `${wins}${loser} left the game` : "Draw: a player left the game and the other called it a draw";
+    case "draw":
+      if (/agreement/.test(why)) return "Draw by agreement";
+      if (/three times/.test(why)) return "Draw: the same position came three times";
+      return "Draw";
+    default: {
+      const text = why.replace(/:\s*draw$/i, "");
+      return `${wins || (r.result === "1/2-1/2" ? "Draw: " : "")}${text}`;
+    }
+  }
+}
+var resultLine = (r) => r.result === "*" ? resultWords(r) : `${r.result.replace("1/2-1/2", "½-½")} · ${resultWords(r)}`;
 function clockOf(state, full, at) {
   if (state.wtime >= UNLIMITED_MS && state.btime >= UNLIMITED_MS) return null;
   const base = full.clock ? full.clock.initial / 1e3 : (full.daysPerTurn || 1) * 86400;
@@ -300,6 +331,14 @@ function abortWords(seconds, turn, you) {
   const n = Math.ceil(seconds);
   const who = turn === you ? "you" : turn === "white" ? "White" : "Black";
   return `${n} second${n === 1 ? "" : "s"} for ${who} to play the first move, or the game is aborted`;
+}
+function rematchFields(full, you) {
+  const out = { variant: full.variant.key, rated: !!full.rated, color: other(you) };
+  if (full.clock) {
+    out["clock.limit"] = Math.round(full.clock.initial / 1e3);
+    out["clock.increment"] = Math.round(full.clock.increment / 1e3);
+  } else if (full.daysPerTurn) out.days = full.daysPerTurn;
+  return out;
 }
 
 // ../../src/emergo/web/static/page/sitewide.js
@@ -524,6 +563,15 @@ function personEl(person, profiles) {
     a.href = `/@/${encodeURIComponent(person.name)}`;
     box.append(a);
   } else box.append(el("span", "name-text", person.name));
+  if (typeof person.rating === "number") {
+    const rating = el("span", "rating", ` ${person.rating}${person.provisional ? "?" : ""}`);
+    if (person.provisional) rating.title = "provisional: too few rated games yet";
+    box.append(rating);
+  }
+  if (typeof person.ratingDiff === "number") {
+    const d = person.ratingDiff;
+    box.append(el("span", `rating-diff ${d > 0 ? "up" : d < 0 ? "down" : "same"}`, ` ${d > 0 ? "+" : d < 0 ? "−" : "±"}${Math.abs(d)}`));
+  }
   return box;
 }
 var socketPath = (path, data) => data.csrf ? `${path}?csrf=${encodeURIComponent(data.csrf)}` : path;
@@ -549,12 +597,15 @@ export {
   movesOf,
   sharedPlies,
   resultOf,
+  ruleOf,
   resultWords,
+  resultLine,
   clockOf,
   offerOf,
   other,
   abortLeft,
   abortWords,
+  rematchFields,
   pageData,
   initOnline,
   personEl,

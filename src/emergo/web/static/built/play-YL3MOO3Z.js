@@ -29,7 +29,7 @@ import {
   settings,
   statusText,
   title
-} from "./chunk-GVAHEAUX.js";
+} from "./chunk-EWDZAAPP.js";
 
 // ../../src/emergo/web/static/page/play.js
 var PlayController = class {
@@ -56,7 +56,7 @@ var PlayController = class {
       ...boardSettings(),
       events: {
         move: (move) => this.send({ type: "move", text: move.text, names: "oblique", by: this.msg?.state.turn, version: this.socket.version }),
-        refused: (_square, reason) => say(reason),
+        refused: (_square, reason, hint) => say(reason, !hint),
         select: () => say(""),
         premove: (move) => say(`premove ${this.moveText(move)}: played at once if it is legal when your turn comes (Escape or a click cancels it)`, false),
         premoveCancel: (move) => say(`premove ${this.moveText(move)} cancelled`, false)

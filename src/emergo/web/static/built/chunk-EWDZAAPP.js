@@ -900,7 +900,7 @@ function bindInput(root, core) {
       if (q) core.ghost.move(q.x, q.y);
       return;
     }
-    core.hover(core.squareAt(e.clientX, e.clientY));
+    if (e.pointerType === "mouse") core.hover(core.squareAt(e.clientX, e.clientY));
   });
   root.addEventListener("pointerleave", () => {
     if (!drag && !drawing) core.hover(null);
@@ -994,6 +994,7 @@ function Board(element, config) {
   function refusal(square) {
     const movable = state.movable;
     if (!movable || ui.premove) return "";
+    if (ui.prefix.includes(square) || destinations(ui.moves, ui.prefix).includes(square)) return "";
     const reason = (movable.forbidden || {})[square];
     if (reason) return state.names === "checker" ? reason.checker : reason.oblique;
     if (movable.required && state.pieces[square] && !startsMove(movable.moves, square)) return movable.required;
@@ -1039,10 +1040,10 @@ function Board(element, config) {
         if (action.prefix.length === 1 && state.events.select) state.events.select(square);
         return redraw();
       case "keep":
-        if (state.events.refused && !ui.premove) state.events.refused(square, action.note);
+        if (state.events.refused && !ui.premove) state.events.refused(square, action.note, true);
         return;
       case "ambiguous":
-        if (state.events.refused) state.events.refused(square, `several routes reach ${label(square)}: choose the landings one by one`);
+        if (state.events.refused) state.events.refused(square, `several routes reach ${label(square)}: choose the landings one by one`, true);
         return;
       case "cancel":
         select2(null);
@@ -1602,7 +1603,7 @@ var Socket = class {
         if (!this.closed && this.ws === ws) this.opened = this.open();
       }, 200 * this.retry);
     });
-    const opened = new Promise((resolve, reject) => {
+    const opening = new Promise((resolve, reject) => {
       ws.addEventListener("open", () => {
         this.retry = 0;
         if (this.ws === ws) this.options.onStatus?.("open");
@@ -1610,9 +1611,9 @@ var Socket = class {
       }, { once: true });
       ws.addEventListener("error", () => reject(new Error("cannot reach the server")), { once: true });
     });
-    opened.catch(() => {
+    opening.catch(() => {
     });
-    return opened;
+    return opening;
   }
   /** A version was skipped: start again from the server's whole state. */
   resync() {
