@@ -150,7 +150,17 @@ def describe() -> dict[str, Any]:
             "post": _op(
                 "decline a challenge",
                 params=[_id()],
-                body={"type": "object", "properties": {"reason": {"type": "string"}}},
+                body={
+                    "type": "object",
+                    "properties": {
+                        "reason": {
+                            "type": "string",
+                            "description": "one of lichess's keys (any case): generic, later, "
+                            "tooFast, tooSlow, timeControl, rated, casual, standard, variant, "
+                            "noBot, onlyBot",
+                        }
+                    },
+                },
                 scope="challenge:write",
             )
         },
