@@ -87,8 +87,13 @@ def test_casual_aborted_and_unplayed_games_are_not_rated(site, players):
     ann.play(early, "d4")
     bob.ok(f"/api/board/game/{early}/resign")  # before Black's first move: not rated (lichess)
     assert perfs(ann)["9x9-live"]["games"] == 0 and perfs(bob)["9x9-live"]["games"] == 0
-    games = {g["id"]: g for g in ann.get("/api/games/search?player=ann").json()["games"]}
+    listed = {g["id"] for g in ann.get("/api/games/search?player=ann").json()["games"]}
+    assert listed == {casual, early}  # aborted games are left out unless asked for (lichess)
+    found = ann.get("/api/games/search?player=ann&aborted=true").json()["games"]
+    games = {g["id"]: g for g in found}
     assert set(games) == {casual, aborted, early}
+    only = ann.get("/api/games/search?player=ann&result=aborted").json()["games"]
+    assert [g["id"] for g in only] == [aborted]
     assert games[aborted]["status"] == "aborted" and games[aborted]["result"] == "*"
     assert "rating" not in games[casual]["players"]["white"]
     results = site.archive.results(site.users.by_name("ann").id)

@@ -65,7 +65,7 @@ def test_an_accounts_own_things_need_its_credentials(site, client, corr):
         assert client.post(path).status_code == 401, path
     for path in ("/notifications", "/account/notifications"):
         r = client.get(path, follow_redirects=False)
-        assert r.status_code == 303 and r.headers["location"] == "/login", path
+        assert r.status_code == 303 and r.headers["location"] == f"/login?next={path}", path
     for path in FORMS:
         assert client.post(path).status_code == 401, path
     # each sees his own: Bob's feed holds his your-turn notice, Ann's nothing of it

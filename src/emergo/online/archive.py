@@ -60,7 +60,8 @@ class Query:
     """What to find; every field optional.  ``player``/``vs``: user names; ``result``: ``1-0``,
     ``0-1``, ``1/2-1/2``, ``*``, or with a player ``win``, ``loss``, ``draw``; ``since``/
     ``until``: wall seconds (ended at or after / before); ``before``: the keyset of the last game
-    of the previous page."""
+    of the previous page; ``aborted``: aborted games too (lichess leaves them out unless asked;
+    a search for the result ``*`` finds them)."""
 
     player: str | None = None
     vs: str | None = None
@@ -73,6 +74,7 @@ class Query:
     until: float | None = None
     limit: int = 30
     before: tuple[float, str] | None = None
+    aborted: bool = False
 
     def params(self) -> dict[str, str]:
         """The query as URL parameters (a next page's link)."""
@@ -83,6 +85,8 @@ class Query:
                 out[key] = value
         if self.rated is not None:
             out["rated"] = "true" if self.rated else "false"
+        if self.aborted:
+            out["aborted"] = "true"
         if self.since is not None:
             out["since"] = str(int(self.since * 1000))
         if self.until is not None:
@@ -139,6 +143,11 @@ def query_of(params: Mapping[str, str], *, default_limit: int = 30) -> Query:
             result = RESULTS[result]
         else:
             raise ArchiveError("result is white, black, draw, aborted (or win, loss with a player)")
+    aborted = False
+    if "aborted" in get:
+        if get["aborted"] not in ("true", "false"):
+            raise ArchiveError("aborted is true or false")
+        aborted = get["aborted"] == "true"
     color = get.get("color")
     if color is not None:
         if color not in ("white", "black"):
@@ -160,7 +169,9 @@ def query_of(params: Mapping[str, str], *, default_limit: int = 30) -> Query:
         if not (at.isdigit() and len(at) <= 15 and re.fullmatch(r"[A-Za-z0-9]{8}", game_id)):
             raise ArchiveError("before is the cursor of a previous page")
         before = (int(at) / 1000.0, game_id)
-    return Query(player, vs, variant, speed, rated, result, color, since, until, limit, before)
+    return Query(
+        player, vs, variant, speed, rated, result, color, since, until, limit, before, aborted
+    )
 
 
 @dataclass(frozen=True)
@@ -310,6 +321,8 @@ class Archive:
             if q.result is not None:
                 base = base.where(a.c.result == q.result)
             variant, speed, rated = a.c.variant, a.c.speed, a.c.rated
+        if not q.aborted and q.result != "*":  # lichess hides aborted games
+            base = base.where(a.c.result != "*")
         if q.variant is not None:
             base = base.where(variant == q.variant)
         if q.speed is not None:

@@ -40,8 +40,9 @@ class Subscription:
         """The topics notified since the last :meth:`take`, with their last payload."""
 
     async def wait(self, timeout: float | None = None) -> bool:
-        """Wait for a notification (True) or the timeout (False)."""
-        if self.fired:
+        """Wait for a notification (True) or the timeout (False); True at once when the bus
+        is closing (the reader then sees :attr:`Bus.closing` and ends)."""
+        if self.fired or self.bus.closing:
             return True
         try:
             await asyncio.wait_for(self.event.wait(), timeout)
@@ -71,6 +72,8 @@ class Bus:
     def __init__(self) -> None:
         self._topics: dict[str, set[Subscription]] = {}
         self._loop: asyncio.AbstractEventLoop | None = None
+        self.closing = False
+        """The server is stopping: every stream and socket ends (:meth:`close_readers`)."""
 
     def start(self, loop: asyncio.AbstractEventLoop) -> None:
         self._loop = loop
@@ -109,6 +112,13 @@ class Bus:
             for sub in tuple(self._topics.get(topic, ())):
                 sub.fired[topic] = payload
                 sub.event.set()
+
+    def close_readers(self) -> None:
+        """The server is stopping (Ctrl-C, SIGTERM): wake every reader, which ends its stream or
+        socket cleanly instead of being cancelled mid-wait (from any thread, a signal handler's
+        included)."""
+        self.closing = True
+        self.wake_all()
 
     def wake_all(self) -> None:
         """Every subscriber fetches again (after notifications may have been lost)."""

@@ -45,36 +45,55 @@ MAX_SEEKS = 5
 """Of them, seeks in the lobby: the lobby shows the newest 200 seeks, which a few accounts
 could otherwise fill."""
 _ALPHABET = string.ascii_letters + string.digits
-DECLINE_REASONS = (
-    "generic",
-    "later",
-    "tooFast",
-    "tooSlow",
-    "timeControl",
-    "rated",
-    "casual",
-    "standard",
-    "variant",
-    "noBot",
-    "onlyBot",
-)
-"""lichess's decline reason keys: the only words a declined challenger is shown (any other
-text, in any case, is ``generic``, as lila's ``DeclineReason``): a decline carries no message
-of the decliner's own to the challenger's page."""
-_REASONS = {key.lower(): key for key in DECLINE_REASONS}
+DECLINE_REASONS = {
+    "generic": "I am not accepting challenges at the moment.",
+    "later": "This is not the right time for me: please ask again later.",
+    "toofast": "This time control is too fast for me: please send a slower game.",
+    "tooslow": "This time control is too slow for me: please send a faster game.",
+    "timecontrol": "I am not accepting challenges with this time control.",
+    "rated": "Please send me a rated challenge instead.",
+    "casual": "Please send me a casual challenge instead.",
+    "standard": "I am not accepting variant challenges right now.",
+    "variant": "I am not willing to play this variant right now.",
+    "nobot": "I am not accepting challenges from bots.",
+    "onlybot": "I am only accepting challenges from bots.",
+}
+"""lichess's decline reasons (keys lower-cased) and the words the challenger reads."""
+_REASON_KEYS = {
+    "toofast": "tooFast",
+    "tooslow": "tooSlow",
+    "timecontrol": "timeControl",
+    "nobot": "noBot",
+    "onlybot": "onlyBot",
+}
+"""lichess's spelling of the keys (``declineReasonKey``)."""
 
 
-def decline_reason(reason: Any) -> str:
-    """The reason key of a decline (lichess's, any case); ``generic`` for anything else."""
-    return _REASONS.get(reason.lower(), "generic") if isinstance(reason, str) else "generic"
+_GONE_WORDS = {
+    "expired": "this challenge has expired",
+    "accepted": "someone else accepted this challenge first",
+    "declined": "this challenge was declined",
+    "canceled": "this challenge was canceled",
+}
+
+
+def decline_key(reason: Any) -> str:
+    """A decline reason's lichess key (any case); ``generic`` for anything else, as lila's
+    ``DeclineReason``: a decline carries no text of the decliner's own to the challenger."""
+    key = reason.lower() if isinstance(reason, str) else ""
+    if key not in DECLINE_REASONS:
+        return "generic"
+    return _REASON_KEYS.get(key, key)
 
 
 class ChallengeError(ValueError):
-    """A challenge that cannot be made or answered; ``status`` is the HTTP status to answer."""
+    """A challenge that cannot be made or answered; ``status`` is the HTTP status to answer,
+    ``words`` the same said to a player in the pages (the message names the API's fields)."""
 
-    def __init__(self, message: str, status: int = 400) -> None:
+    def __init__(self, message: str, status: int = 400, words: str | None = None) -> None:
         super().__init__(message)
         self.status = status
+        self.words = words or message
 
 
 def new_id() -> str:
@@ -115,21 +134,33 @@ def _minutes(seconds: float) -> str:
     return {0.25: "¼", 0.5: "½", 0.75: "¾"}.get(value, f"{value:g}")
 
 
+_FIELD_WORDS = {
+    "clock.limit": "the time",
+    "clock.increment": "the increment",
+    "limit": "the time",
+    "increment": "the increment",
+    "days": "the days a move",
+}
+
+
 def _number(data: dict[str, Any], key: str, label: str | None = None) -> float | None:
     """The number of a field (JSON number or form text); a 400 naming the field (``label``)
     for anything else: a word, NaN, infinity, ``1e400``, a JSON integer of 400 digits."""
     label = label or key
+    words = f"{_FIELD_WORDS.get(label, label)} is a number"
     value = data.get(key)
     if value is None or value == "":
         return None
     if isinstance(value, bool) or not isinstance(value, int | float | str):
-        raise ChallengeError(f"{label} must be a number")
+        raise ChallengeError(f"{label} must be a number", words=words)
     try:
         number = float(value)
     except (ValueError, OverflowError):
-        raise ChallengeError(f"{label} must be a number, not {str(value)[:20]!r}") from None
+        raise ChallengeError(
+            f"{label} must be a number, not {str(value)[:20]!r}", words=words
+        ) from None
     if not math.isfinite(number):
-        raise ChallengeError(f"{label} must be a finite number")
+        raise ChallengeError(f"{label} must be a finite number", words=words)
     return number
 
 
@@ -139,7 +170,7 @@ def _flag(data: dict[str, Any], key: str) -> bool:
         return bool(value)
     if value in ("true", "false"):
         return bool(value == "true")
-    raise ChallengeError(f"{key} must be true or false")
+    raise ChallengeError(f"{key} must be true or false", words="choose Rated or Casual")
 
 
 def terms_of(data: dict[str, Any]) -> Terms:
@@ -149,7 +180,10 @@ def terms_of(data: dict[str, Any]) -> Terms:
     if variant == "standard":
         variant = "9x9"
     if variant not in VARIANTS:
-        raise ChallengeError(f"variant must be one of {', '.join(VARIANTS)}")
+        raise ChallengeError(
+            f"variant must be one of {', '.join(VARIANTS)}",
+            words=f"choose a board: {', '.join(VARIANTS)}",
+        )
     clock = data.get("clock") if isinstance(data.get("clock"), dict) else {}
     limit = _number(data, "clock.limit")
     increment = _number(data, "clock.increment")
@@ -160,24 +194,40 @@ def terms_of(data: dict[str, Any]) -> Terms:
     days_value = _number(data, "days")
     if limit is not None or increment is not None:
         if days_value is not None:
-            raise ChallengeError("give a clock or days, not both")
+            raise ChallengeError(
+                "give a clock or days, not both", words="choose a live clock or days a move"
+            )
         if limit is None:
-            raise ChallengeError("a clock needs clock.limit (seconds)")
+            raise ChallengeError(
+                "a clock needs clock.limit (seconds)", words="write the minutes each player has"
+            )
         increment = increment or 0.0
         if not CLOCK_LIMIT[0] <= limit <= CLOCK_LIMIT[1]:
-            raise ChallengeError(f"clock.limit must be in {CLOCK_LIMIT[0]}..{CLOCK_LIMIT[1]} s")
+            raise ChallengeError(
+                f"clock.limit must be in {CLOCK_LIMIT[0]}..{CLOCK_LIMIT[1]} s",
+                words=f"the time is {CLOCK_LIMIT[0]} second to {CLOCK_LIMIT[1] // 60} minutes"
+                f" a player (not {_minutes(limit)} minutes)",
+            )
         if not CLOCK_INCREMENT[0] <= increment <= CLOCK_INCREMENT[1]:
             raise ChallengeError(
-                f"clock.increment must be in {CLOCK_INCREMENT[0]}..{CLOCK_INCREMENT[1]} s"
+                f"clock.increment must be in {CLOCK_INCREMENT[0]}..{CLOCK_INCREMENT[1]} s",
+                words=f"the increment is {CLOCK_INCREMENT[0]} to {CLOCK_INCREMENT[1]} seconds"
+                f" a move (not {increment:g})",
             )
     days = None
     if days_value is not None:
         if days_value not in DAYS:
-            raise ChallengeError(f"days must be one of {', '.join(map(str, DAYS))}")
+            raise ChallengeError(
+                f"days must be one of {', '.join(map(str, DAYS))}",
+                words=f"the days a move are {', '.join(map(str, DAYS))}",
+            )
         days = int(days_value)
     color = data.get("color", "random")
     if color not in COLORS:
-        raise ChallengeError(f"color must be one of {', '.join(COLORS)}")
+        raise ChallengeError(
+            f"color must be one of {', '.join(COLORS)}",
+            words="choose a colour: random, white or black",
+        )
     return Terms(
         variant=variant,
         clock_limit=limit,
@@ -228,8 +278,10 @@ class Challenge:
         }
         if self.game_id is not None:
             out["gameId"] = self.game_id
-        if self.decline_reason is not None:
-            out["declineReason"] = self.decline_reason
+        if self.decline_reason is not None:  # lichess: the words, and the key
+            key = self.decline_reason
+            out["declineReason"] = DECLINE_REASONS.get(key.lower(), DECLINE_REASONS["generic"])
+            out["declineReasonKey"] = key
         return out
 
 
@@ -294,7 +346,7 @@ class Challenges:
             raise ChallengeError(f"kind must be one of {', '.join(KINDS)}")
         if kind == "direct":
             if dest is None:
-                raise ChallengeError("no such user", 404)
+                raise ChallengeError("no such user", 404, words="there is no player of that name")
             if dest.id == challenger.id:
                 raise ChallengeError("you cannot challenge yourself")
             if dest.disabled:
@@ -319,9 +371,17 @@ class Challenges:
                 .all()
             )
             if len(kinds) >= MAX_OPEN:
-                raise ChallengeError(f"you have {MAX_OPEN} open challenges: cancel some", 429)
+                raise ChallengeError(
+                    f"you have {MAX_OPEN} open challenges: cancel some",
+                    429,
+                    words=f"you have {MAX_OPEN} open challenges: cancel some first",
+                )
             if kind == "seek" and kinds.count("seek") >= MAX_SEEKS:
-                raise ChallengeError(f"you have {MAX_SEEKS} seeks in the lobby: cancel some", 429)
+                raise ChallengeError(
+                    f"you have {MAX_SEEKS} seeks in the lobby: cancel some",
+                    429,
+                    words=f"you have {MAX_SEEKS} seeks in the lobby: cancel one first",
+                )
             if (
                 dest is not None
                 and challenger.bot
@@ -393,7 +453,11 @@ class Challenges:
                 raise ChallengeError("you cannot accept your own challenge")
             if row.status != "created" or row.expires <= t:
                 status = "expired" if row.status == "created" else row.status
-                raise ChallengeError(f"the challenge is {status}", 409 if status else 400)
+                raise ChallengeError(
+                    f"the challenge is {status}",
+                    409 if status else 400,
+                    words=_GONE_WORDS.get(status, f"the challenge is {status}"),
+                )
             if user.bot:
                 if row.kind == "seek":
                     raise ChallengeError("bots play by challenge, not from the lobby", 403)
@@ -417,7 +481,10 @@ class Challenges:
                 tx.notify("lobby")
         return game_id
 
-    def decline(self, challenge_id: str, user: User, reason: str = "generic") -> None:
+    def decline(self, challenge_id: str, user: User, reason: Any = "generic") -> None:
+        """Decline a direct challenge for one of lichess's reasons (:data:`DECLINE_REASONS`):
+        the challenger's event stream gets the challenge with the reason in words."""
+        key = decline_key(reason)
         t = now()
         with self.db.write() as tx:
             row = self._locked(tx, challenge_id)
@@ -428,11 +495,11 @@ class Challenges:
             tx.execute(
                 update(m.challenges)
                 .where(m.challenges.c.id == row.id)
-                .values(status="declined", decline_reason=decline_reason(reason))
+                .values(status="declined", decline_reason=key)
             )
-            user_event(
-                tx, row.challenger_id, {"type": "challengeDeclined", "challenge": {"id": row.id}}, t
-            )
+            declined = tx.execute(_SELECT.where(m.challenges.c.id == row.id)).one()
+            data = {"type": "challengeDeclined", "challenge": _challenge(declined).json()}
+            user_event(tx, row.challenger_id, data, t)
 
     def cancel(self, challenge_id: str, user: User) -> None:
         t = now()

@@ -122,6 +122,15 @@ class Notices:
             )
         ).first()
         mail = "pending" if row is not None and row.email and row.email_choice != "off" else "none"
+        # one line a game in the feed (lichess): a new notice replaces the game's older "your
+        # turn" and "time is running out" (their mail, if still pending, goes with them: the
+        # new notice is mailed instead)
+        tx.execute(
+            delete(m.notifications)
+            .where(m.notifications.c.user_id == user_id)
+            .where(m.notifications.c.game_id == notice.game_id)
+            .where(m.notifications.c.kind.in_(("your-turn", "time-running-out")))
+        )
         tx.execute(
             insert(m.notifications).values(
                 user_id=user_id,
@@ -389,6 +398,7 @@ class Notices:
             query = query.where(m.notifications.c.id <= up_to)
         with self.db.write() as tx:
             tx.execute(query.values(read=True))
+            tx.notify(f"n:{user_id}", "read")  # the player's other pages update their count
 
     def settings(self, user_id: int) -> Settings:
         with self.db.read() as c:

@@ -146,7 +146,10 @@ class Site:
         if kind == "direct":
             dest = self.users.by_name(dest_name or "")
             if dest is None:
-                raise ChallengeError(f"no user named {str(dest_name)[:30]!r}", 404)
+                name = str(dest_name)[:30]
+                raise ChallengeError(
+                    f"no user named {name!r}", 404, words=f"there is no player called {name}"
+                )
         limits = self.config.limits
         self.shared_limits.hit("challenges", str(user.id), limits.challenges_per_minute, 60)
         return self.challenges.create(user, terms, kind=kind, dest=dest)

@@ -25,6 +25,9 @@ from emergo.online.db import Database, now
 
 NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{1,19}")
 PASSWORD_LENGTH = (8, 200)
+NAME_RULE = "2 to 20 letters, digits, _ or -, starting with a letter or digit"
+""":data:`NAME` in words (the sign-up form states it; a refusal repeats it)."""
+PASSWORD_RULE = f"{PASSWORD_LENGTH[0]} to {PASSWORD_LENGTH[1]} characters"
 DELETED_NAME = "(deleted)"
 """How a deleted account is shown in its games."""
 _RENEW = 86400.0
@@ -55,16 +58,14 @@ class User:
 
 def check_name(name: Any) -> str:
     if not isinstance(name, str) or not NAME.fullmatch(name):
-        raise AccountError(
-            "a user name is 2 to 20 letters, digits, _ or -, starting with a letter or digit"
-        )
+        raise AccountError(f"a user name is {NAME_RULE}")
     return name
 
 
 def check_password(password: Any) -> str:
     low, high = PASSWORD_LENGTH
     if not isinstance(password, str) or not low <= len(password) <= high:
-        raise AccountError(f"a password is {low} to {high} characters")
+        raise AccountError(f"a password is {PASSWORD_RULE}")
     return password
 
 

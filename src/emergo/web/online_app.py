@@ -39,6 +39,7 @@ from emergo.web import online_player_pages as player_pages
 from emergo.web import online_players as players
 from emergo.web import online_shell as shell
 from emergo.web import online_socket as sockets
+from emergo.web import online_watch as watch
 from emergo.web.online_auth import ApiError
 from emergo.web.online_openapi import openapi
 from emergo.web.online_security import OnlineGuard
@@ -100,6 +101,7 @@ ROUTES: list[BaseRoute] = [
     Route("/leaderboard", player_pages.leaderboards, methods=["GET"]),
     Route("/leaderboard/{perf}", player_pages.leaderboard, methods=["GET"]),
     Route("/games", player_pages.archive, methods=["GET"]),
+    Route("/watch", watch.watch_page, methods=["GET"]),
     Route("/notifications", player_pages.notifications, methods=["GET"]),
     Route("/notifications/read", player_pages.notifications_read, methods=["POST"]),
     Route("/account/notifications", player_pages.settings, methods=["GET"]),
@@ -130,6 +132,7 @@ ROUTES: list[BaseRoute] = [
     Route("/api/player/top/{nb}/{perf}", players.leaderboard, methods=["GET"]),
     Route("/api/games/user/{username}", players.games_of_user, methods=["GET"]),
     Route("/api/games/search", players.games_search, methods=["GET"]),
+    Route("/api/games/live", watch.live_api, methods=["GET"]),
     # challenges and the lobby
     Route("/api/challenge", api.challenges_mine, methods=["GET"]),
     Route("/api/challenge/open", api.challenge_open, methods=["POST"]),
@@ -193,6 +196,7 @@ ROUTES: list[BaseRoute] = [
     # sockets
     WebSocketRoute("/ws/online/game/{id}", sockets.game_socket),
     WebSocketRoute("/ws/online/lobby", sockets.lobby_socket),
+    WebSocketRoute("/ws/online/site", sockets.site_socket),
     Mount("/static", StaticFiles(directory=STATIC), name="static"),
 ]
 """Every route of the site (lila's conf/routes): pages, the API, sockets, static files."""
@@ -209,7 +213,9 @@ async def _handle(request: Request, exc: Exception) -> Response:
         return _error(exc.status, str(exc), exc.headers)
     if isinstance(exc, RateLimited):
         return _error(429, str(exc), {"retry-after": str(exc.retry_after)})
-    if isinstance(exc, GameError | ChallengeError | ChatError | AccountError):
+    if isinstance(exc, ChallengeError):  # the API's message, and the pages' words for a player
+        return JSONResponse({"error": str(exc), "words": exc.words}, status_code=exc.status)
+    if isinstance(exc, GameError | ChatError | AccountError):
         return _error(exc.status, str(exc))
     if isinstance(exc, rnd.RoundError | TokenError):
         return _error(400, str(exc))

@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from emergo import round as rnd
 from emergo.board import BLACK, WHITE
 from emergo.clock import color_key
 from emergo.online.perfs import PERF_KEYS
@@ -63,7 +64,24 @@ def game_state(game: GameView, now: float) -> dict[str, Any]:
         if s.outcome.winner is not None:
             out["winner"] = color_key(s.outcome.winner)
         out["reason"] = s.outcome.reason()
+    expiration = _expiration(s, now)
+    if expiration is not None:
+        out["expiration"] = expiration
     return out
+
+
+def _expiration(s: rnd.RoundState, now: float) -> dict[str, int] | None:
+    """lichess's ``expiration`` of a game not yet started (a side has not made its first move):
+    ``millisToMove`` it has, ``idleMillis`` already gone; the game is aborted when they meet."""
+    clock = s.clock
+    if s.outcome is not None or clock is None or clock.running is not None or len(s.moves) >= 2:
+        return None
+    seconds = rnd.first_move_time(clock.control)
+    deadline = rnd.due(s)
+    if seconds is None or deadline is None:
+        return None
+    idle = min(seconds, max(0.0, now - (deadline - seconds)))
+    return {"idleMillis": _ms(idle), "millisToMove": _ms(seconds)}
 
 
 def player(name: str, user_id: int, bot: bool = False) -> dict[str, Any]:

@@ -150,7 +150,17 @@ def describe() -> dict[str, Any]:
             "post": _op(
                 "decline a challenge",
                 params=[_id()],
-                body={"type": "object", "properties": {"reason": {"type": "string"}}},
+                body={
+                    "type": "object",
+                    "properties": {
+                        "reason": {
+                            "type": "string",
+                            "description": "one of lichess's keys (any case): generic, later, "
+                            "tooFast, tooSlow, timeControl, rated, casual, standard, variant, "
+                            "noBot, onlyBot",
+                        }
+                    },
+                },
                 scope="challenge:write",
             )
         },
@@ -350,6 +360,11 @@ def _archive_params(*, player: bool) -> list[dict[str, Any]]:
         _query("since", day, "ended at or after"),
         _query("until", day, "ended before"),
         _query("max", {"type": "string", "pattern": "^[0-9]{1,5}$"}, "at most this many"),
+        _query(
+            "aborted",
+            {"type": "string", "enum": ["true", "false"]},
+            "aborted games too (left out unless asked for, as lichess)",
+        ),
     ]
     if player:
         params.insert(0, _query("player", name, "a player's name"))
@@ -403,6 +418,18 @@ def _issue_21(game: list[dict[str, Any]]) -> dict[str, Any]:
                 ],
                 ok=_ANY,
                 codes=[400, 401, 404],
+                public=True,
+            )
+        },
+        "/api/games/live": {
+            "get": _op(
+                "the games being played now, the one moved last first (the watch list)",
+                params=[
+                    _query("speed", {"type": "string", "enum": list(SPEEDS)}, "live or corr."),
+                    _query("nb", {"type": "string", "pattern": "^[0-9]{1,3}$"}, "1 to 100"),
+                ],
+                ok=_ANY,
+                codes=[400],
                 public=True,
             )
         },

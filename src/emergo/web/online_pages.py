@@ -14,13 +14,14 @@ import asyncio
 import html
 import secrets
 from typing import Any
+from urllib.parse import quote, urlsplit
 
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, RedirectResponse, Response
 
 from emergo.online.challenges import ChallengeError
 from emergo.online.limits import RateLimited
-from emergo.online.users import AccountError
+from emergo.online.users import NAME_RULE, PASSWORD_LENGTH, PASSWORD_RULE, AccountError
 from emergo.web import online_shell as shell
 from emergo.web.online_auth import (
     COOKIE,
@@ -66,6 +67,24 @@ def _error(message: str) -> str:
     return f'<p class="error" role="alert">{e(message)}</p>'
 
 
+def safe_next(value: Any) -> str:
+    """Where to go after logging in or signing up: ``value`` when it is a path of this site
+    (``/challenge/Ab12Cd34``), else the lobby: never another site (no open redirect)."""
+    if not isinstance(value, str) or not value.startswith("/") or len(value) > 300:
+        return "/"
+    if value.startswith("//") or "\\" in value or any(c <= " " or c == "\x7f" for c in value):
+        return "/"
+    parts = urlsplit(value)
+    if parts.scheme or parts.netloc:
+        return "/"
+    return value
+
+
+def _next_query(next_path: str) -> str:
+    """``?next=...`` for a link to the log-in or sign-up page (nothing for the lobby)."""
+    return "" if next_path == "/" else f"?next={quote(next_path, safe='/')}"
+
+
 def _client(request: Request) -> str:
     return request.client.host if request.client is not None else "?"
 
@@ -73,27 +92,51 @@ def _client(request: Request) -> str:
 # --- sign up, log in, log out ---------------------------------------------------------------------
 
 
-def _account_form(action: str, button: str, token: str, error: str = "", *, twice: bool) -> str:
+def _account_form(
+    action: str, button: str, token: str, error: str = "", *, twice: bool, next_path: str = "/"
+) -> str:
+    """The sign-up (``twice``: the password again, and the rules stated) or log-in form; it
+    keeps ``next_path``, where to go once in, and links to the other form with it."""
+    low, high = PASSWORD_LENGTH
     again = (
         '<label>Password again <input name="password2" type="password" required '
-        'autocomplete="new-password" maxlength="200"></label>'
+        f'autocomplete="new-password" minlength="{low}" maxlength="{high}"></label>'
         if twice
         else ""
     )
+    name_rule = (
+        f'<small class="rule" id="name-rule">{e(NAME_RULE).capitalize()}.</small>' if twice else ""
+    )
+    password_rule = (
+        f'<small class="rule" id="password-rule">{e(PASSWORD_RULE).capitalize()}.</small>'
+        if twice
+        else ""
+    )
+    described = ' aria-describedby="name-rule"' if twice else ""
+    described_pw = f' aria-describedby="password-rule" minlength="{low}"' if twice else ""
+    other = (
+        f'<p>Already have an account? <a href="/login{_next_query(next_path)}">Log in</a>.</p>'
+        if twice
+        else f'<p>New here? <a href="/signup{_next_query(next_path)}">Sign up</a>.</p>'
+    )
+    keep = f'<input type="hidden" name="next" value="{e(next_path)}">' if next_path != "/" else ""
     return (
         f"{_error(error) if error else ''}"
         f'<form method="post" action="{action}"><input type="hidden" name="csrf" '
-        f'value="{e(token)}"><label>Name <input name="username" required maxlength="20" '
-        'autocomplete="username" pattern="[A-Za-z0-9][A-Za-z0-9_\\-]{1,19}"></label>'
-        '<label>Password <input name="password" type="password" required maxlength="200" '
-        f'autocomplete="{"new-password" if twice else "current-password"}"></label>{again}'
-        f'<button type="submit">{button}</button></form>'
+        f'value="{e(token)}">{keep}<label>Name <input name="username" required maxlength="20" '
+        f'autocomplete="username" pattern="[A-Za-z0-9][A-Za-z0-9_\\-]{{1,19}}"{described}>'
+        f"{name_rule}</label>"
+        f'<label>Password <input name="password" type="password" required maxlength="{high}" '
+        f'autocomplete="{"new-password" if twice else "current-password"}"{described_pw}>'
+        f"{password_rule}</label>{again}"
+        f'<button type="submit">{button}</button></form>{other}'
     )
 
 
 async def signup_page(request: Request) -> Response:
     token, fresh = _form_token(request)
-    body = _account_form("/signup", "Sign up", token, twice=True)
+    next_path = safe_next(request.query_params.get("next"))
+    body = _account_form("/signup", "Sign up", token, twice=True, next_path=next_path)
     response = _page("Sign up", body, await actor_of(request))
     if fresh:
         _set_form_cookie(request, response, token)
@@ -102,7 +145,8 @@ async def signup_page(request: Request) -> Response:
 
 async def login_page(request: Request) -> Response:
     token, fresh = _form_token(request)
-    body = _account_form("/login", "Log in", token, twice=False)
+    next_path = safe_next(request.query_params.get("next"))
+    body = _account_form("/login", "Log in", token, twice=False, next_path=next_path)
     response = _page("Log in", body, await actor_of(request))
     if fresh:
         _set_form_cookie(request, response, token)
@@ -126,9 +170,9 @@ async def _end_old_session(request: Request) -> None:
         await asyncio.to_thread(site_of(request).users.close_session, old)
 
 
-def _signed_in(request: Request, cookie: str) -> Response:
+def _signed_in(request: Request, cookie: str, next_path: str = "/") -> Response:
     site = site_of(request)
-    response = RedirectResponse("/", status_code=303)
+    response = RedirectResponse(safe_next(next_path), status_code=303)
     response.set_cookie(
         COOKIE,
         cookie,
@@ -147,18 +191,21 @@ async def signup_post(request: Request) -> Response:
     _check_form_csrf(request, fields)
     name, password = fields.get("username", ""), fields.get("password", "")
     token = request.cookies.get(FORM_COOKIE, "")
+    next_path = safe_next(fields.get("next"))
     if password != fields.get("password2"):
-        body = _account_form("/signup", "Sign up", token, "the passwords differ", twice=True)
+        body = _account_form(
+            "/signup", "Sign up", token, "the passwords differ", twice=True, next_path=next_path
+        )
         return _page("Sign up", body, None, 400)
     try:
         user = await asyncio.to_thread(site.signup, name, password, _client(request))
     except (AccountError, RateLimited) as err:
         status = 429 if isinstance(err, RateLimited) else err.status
-        body = _account_form("/signup", "Sign up", token, str(err), twice=True)
+        body = _account_form("/signup", "Sign up", token, str(err), twice=True, next_path=next_path)
         return _page("Sign up", body, None, status)
     await _end_old_session(request)
     cookie, _csrf = await asyncio.to_thread(site.users.open_session, user.id)
-    return _signed_in(request, cookie)
+    return _signed_in(request, cookie, next_path)
 
 
 async def login_post(request: Request) -> Response:
@@ -166,20 +213,22 @@ async def login_post(request: Request) -> Response:
     fields = await fields_of(request)
     _check_form_csrf(request, fields)
     token = request.cookies.get(FORM_COOKIE, "")
+    next_path = safe_next(fields.get("next"))
     try:
         user = await asyncio.to_thread(
             site.login, fields.get("username", ""), fields.get("password", ""), _client(request)
         )
     except RateLimited as err:
-        return _page(
-            "Log in", _account_form("/login", "Log in", token, str(err), twice=False), None, 429
-        )
+        body = _account_form("/login", "Log in", token, str(err), twice=False, next_path=next_path)
+        return _page("Log in", body, None, 429)
     if user is None:
-        body = _account_form("/login", "Log in", token, "wrong name or password", twice=False)
+        body = _account_form(
+            "/login", "Log in", token, "wrong name or password", twice=False, next_path=next_path
+        )
         return _page("Log in", body, None, 401)
     await _end_old_session(request)
     cookie, _csrf = await asyncio.to_thread(site.users.open_session, user.id)
-    return _signed_in(request, cookie)
+    return _signed_in(request, cookie, next_path)
 
 
 async def _session(request: Request) -> tuple[Actor, dict[str, Any]]:
@@ -258,7 +307,7 @@ async def account_page(request: Request) -> Response:
     site = site_of(request)
     actor = await actor_of(request)
     if actor is None or actor.via != "session":
-        return RedirectResponse("/login", status_code=303)
+        return RedirectResponse("/login?next=/account", status_code=303)
     tokens = await asyncio.to_thread(site.tokens.list, actor.user.id)
     return _page("Account", _account_body(actor, tokens), actor)
 
@@ -314,18 +363,71 @@ async def token_revoke_post(request: Request) -> Response:
 # --- an invitation or a challenge --------------------------------------------------------------
 
 
-def _terms(c: Any) -> str:
+_BOARDS = {"9x9": "the 9x9 board", "7x7": "the small 7x7 board", "hex": "the hexagonal board"}
+
+
+def _seconds_words(seconds: float) -> str:
+    if seconds < 60:
+        return f"{seconds:g} second{'' if seconds == 1 else 's'}"
+    minutes = seconds / 60
+    return f"{minutes:g} minute{'' if minutes == 1 else 's'}"
+
+
+def _time_words(c: Any) -> str:
+    """A challenge's time control in words: ``5 minutes each, plus 3 seconds a move``."""
     tc = c.terms.time_control_json()
-    clock = (
-        f"{tc['show']}"
-        if tc["type"] == "clock"
-        else f"{tc['daysPerTurn']} days a move"
-        if tc["type"] == "correspondence"
-        else "unlimited"
+    if tc["type"] == "clock":
+        inc = tc["increment"]
+        plus = f", plus {_seconds_words(inc)} a move" if inc else ", no increment"
+        return f"{_seconds_words(tc['limit'])} each{plus}"
+    if tc["type"] == "correspondence":
+        days = tc["daysPerTurn"]
+        return f"{days} day{'' if days == 1 else 's'} a move"
+    return "no time limit"
+
+
+def invitation_sentences(c: Any, viewer: str | None) -> str:
+    """An invitation or challenge in sentences for its page (escaped HTML paragraphs)."""
+    who = e(c.challenger)
+    mode = "rated" if c.terms.rated else "casual"
+    game = f"a {mode} game of Emergo on {_BOARDS.get(c.terms.variant, e(c.terms.variant))}"
+    time = e(_time_words(c))
+    mine = viewer is not None and viewer.lower() == c.challenger.lower()
+    if c.kind == "direct":
+        dest = "you" if viewer is not None and c.dest and viewer.lower() == c.dest.lower() else None
+        opening = f"{who} challenges {dest or e(c.dest or 'a player')} to {game}, {time}."
+    elif c.kind == "seek":
+        opening = f"{who} seeks {game} in the lobby, {time}."
+    else:
+        opening = (
+            f"{who} invites you to {game}, {time}."
+            if not mine
+            else (f"Your invitation to {game}, {time}.")
+        )
+    other = "you play" if not mine else "your opponent plays"
+    first = "You play" if mine else f"{who} plays"
+    if c.terms.color == "random":
+        colours = "The colours are drawn at random."
+    else:
+        own = "White" if c.terms.color == "white" else "Black"
+        rest = "Black" if own == "White" else "White"
+        colours = f"{first} {own}; {other} {rest}."
+    rated = (
+        "The result changes both players' ratings."
+        if c.terms.rated
+        else "The result does not change the ratings."
     )
-    rated = "rated" if c.terms.rated else "casual"
+    status = {
+        "created": "It waits for an answer.",
+        "accepted": "It was accepted: the game is on.",
+        "canceled": f"{who} canceled it.",
+        "expired": "It has expired: nobody accepted it in time.",
+    }.get(c.status, "")
+    if c.status == "declined":
+        reason = c.json().get("declineReason", "")
+        status = f"It was declined: “{e(reason)}”" if reason else "It was declined."
     return (
-        f"{e(c.terms.variant)} · {e(clock)} · {rated} · {e(c.challenger)} plays {e(c.terms.color)}"
+        f'<p class="invitation">{opening}</p><p>{colours} {rated}</p><p class="status">{status}</p>'
     )
 
 
@@ -335,18 +437,30 @@ async def challenge_page(request: Request) -> Response:
     challenge = await asyncio.to_thread(site.challenges.get, request.path_params["id"])
     if challenge is None:
         return _page("No such challenge", "<p>It may have expired.</p>", actor, 404)
-    body = f"<p>{_terms(challenge)}</p><p>Status: {e(challenge.status)}</p>"
+    viewer = actor.user.name if actor is not None else None
+    body = invitation_sentences(challenge, viewer)
     if challenge.game_id:
-        body += f'<p><a href="/game/{e(challenge.game_id)}">The game</a></p>'
+        body += (
+            f'<p><a class="button primary" href="/game/{e(challenge.game_id)}">See the game</a></p>'
+        )
+    elif challenge.status != "created":
+        pass
     elif actor is None:
-        body += '<p><a href="/login">Log in</a> or <a href="/signup">sign up</a> to accept.</p>'
-    elif challenge.status == "created" and challenge.challenger != actor.user.name:
+        back = _next_query(f"/challenge/{challenge.id}")
+        body += (
+            f'<p><a class="button primary" href="/login{back}">Log in</a> or '
+            f'<a href="/signup{back}">sign up</a> to accept: you come back here.</p>'
+        )
+    elif challenge.challenger != actor.user.name:
         body += (
             f'<form method="post" action="/challenge/{e(challenge.id)}/accept">'
             f'<input type="hidden" name="csrf" value="{e(actor.csrf or "")}">'
             '<button type="submit">Accept</button></form>'
         )
-    return _page("Challenge", body, actor)
+    else:
+        body += "<p>Send this page's address to the player you invite.</p>"
+    title = "Invitation" if challenge.kind == "link" else "Challenge"
+    return _page(title, body, actor)
 
 
 async def challenge_accept_post(request: Request) -> Response:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import html
 from typing import Any
-from urllib.parse import urlencode
+from urllib.parse import quote, urlencode
 
 from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
@@ -363,8 +363,8 @@ async def archive(request: Request) -> Response:
 
 async def _signed_in(request: Request) -> Actor | Response:
     actor = await actor_of(request)
-    if actor is None or actor.via != "session":
-        return RedirectResponse("/login", status_code=303)
+    if actor is None or actor.via != "session":  # back here once logged in
+        return RedirectResponse(f"/login?next={quote(request.url.path)}", status_code=303)
     return actor
 
 

@@ -10,6 +10,7 @@ import argparse
 import sys
 import threading
 import webbrowser
+from typing import Any
 
 EXIT_FAILURE = 1
 
@@ -68,7 +69,15 @@ def run(args: argparse.Namespace) -> int:
         # the event and game streams never end by themselves: Ctrl-C closes them after this
         timeout_graceful_shutdown=3,
     )
-    server = uvicorn.Server(uv_config)
+
+    class Server(uvicorn.Server):
+        def handle_exit(self, sig: int, frame: Any) -> None:
+            # the streams and sockets end now, cleanly, rather than being cancelled (with a
+            # traceback each) when the graceful shutdown's time is up
+            site.bus.close_readers()
+            super().handle_exit(sig, frame)
+
+    server = Server(uv_config)
     shown_host = config.host if config.host not in ("0.0.0.0", "::") else "127.0.0.1"
     if ":" in shown_host:
         shown_host = f"[{shown_host}]"

@@ -29,7 +29,7 @@ from emergo.web.online_auth import Actor, actor_of, site_of
 
 e = html.escape
 
-NAV = (("/", "Lobby"), ("/leaderboard", "Players"), ("/games", "Archive"))
+NAV = (("/", "Lobby"), ("/watch", "Watch"), ("/leaderboard", "Players"), ("/games", "Archive"))
 """The header's links (path, text), each shown when the site has the route."""
 PROFILE = "/@/{username}"
 """A player's page (issue 21): names link to it when the site has the route."""
@@ -86,10 +86,16 @@ def header(actor: Actor | None, current: str = "") -> str:
         )
     else:
         who = '<a href="/login">Log in</a><a class="button primary" href="/signup">Sign up</a>'
+    # a signed-in page's site-wide channel (static/page/sitewide.js) reads who and the token here
+    data = (
+        f' data-me="{e(actor.user.name)}" data-csrf="{e(actor.csrf or "")}"'
+        if actor is not None and actor.via == "session"
+        else ""
+    )
     return (
         '<header class="site-top"><a class="brand" href="/">Emergo</a>'
         f'<nav class="site-nav" aria-label="Site">{links}</nav>'
-        f'<div class="who">{who}</div></header>'
+        f'<div class="who"{data}>{who}</div></header>'
     )
 
 
@@ -256,6 +262,7 @@ _GAME = """<section class="board-area" aria-label="Board">
 <div class="board-wrap"><div id="board"></div></div>
 <div class="player" id="player-bottom"></div>
 <p id="status" class="status" role="status" aria-live="polite"></p>
+<p id="expiration" class="expiration" role="timer" hidden></p>
 <p id="message" class="message" role="alert" aria-live="assertive"></p>
 <div class="nav" role="group" aria-label="Step through the moves">
 <button type="button" id="first" title="Start (Home)" aria-label="Start">&#x00AB;</button>

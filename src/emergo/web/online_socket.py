@@ -23,6 +23,14 @@ Only the game's players may send commands; a spectator's gets a 403 ``error``.
 the lobby changes, and (signed in) ``{"t": "event", "event": ...}``: the lines of
 ``/api/stream/event``.  Lobby actions are HTTP (``POST /api/lobby/seek`` ...).
 
+``WS /ws/online/site`` -- every page of a signed-in player (issue 19's site-wide channel, lila's
+site socket): the server sends ``{"t": "unread", "unread": n}`` (the notifications not read,
+at once and when it changes), ``{"t": "challenges", "in": [challenge...]}`` (the open
+challenges to the player, at once and after each change) and ``{"t": "event", "event": ...}``
+(the lines of ``/api/stream/event`` from the moment it opened: a challenge, one declined or
+canceled, a game started or finished).  Anonymous sockets are refused (4401).  The client
+sends ``{"t": "ping"}`` now and then (``{"t": "pong"}``).
+
 A session-cookie socket must come from the site (``Origin``) with the session's CSRF token,
 offered as the subprotocol ``csrf.TOKEN`` beside ``emergo`` (the server chooses ``emergo``), or
 as ``?csrf=`` (a URL, which access logs write: older pages); a token socket sends
@@ -74,6 +82,7 @@ CREDIT_SECONDS = 10.0
 """The window of ``[limits] socket_messages_per_10s``."""
 CLOSE_UNAVAILABLE = 4503
 """The database did not answer when the socket opened: the page tries again (socket.js)."""
+CLOSE_RESTART = 1012
 
 
 class Outbox:
@@ -135,6 +144,16 @@ async def _accept(ws: WebSocket) -> None:
     """Accept the socket, choosing :data:`PROTOCOL` when the client offered subprotocols (a
     browser closes a socket whose server chose none of those it offered)."""
     await ws.accept(subprotocol=PROTOCOL if _offered(ws) else None)
+
+
+def _closing(slow: bool, site: Site) -> tuple[int, str]:
+    """How a socket closes: too slow (4008), the server restarting (1012: the page comes back
+    by itself), or normally."""
+    if slow:
+        return CLOSE_TOO_SLOW, "too slow"
+    if site.bus.closing:
+        return CLOSE_RESTART, "the server is restarting"
+    return 1000, ""
 
 
 async def _authenticate(ws: WebSocket) -> Actor | None:
@@ -258,7 +277,7 @@ class GameSession:
             if self.flooded:
                 await self.out.close(CLOSE_TOO_MANY, "too many messages")
             else:
-                await self.out.close(CLOSE_TOO_SLOW if slow else 1000, "too slow" if slow else "")
+                await self.out.close(*_closing(slow, site))
 
     async def send_full(self) -> None:
         site = self.site
@@ -293,6 +312,8 @@ class GameSession:
         next_check = 0.0
         while True:
             woke = await sub.wait(BEAT)
+            if self.site.bus.closing:
+                return
             fired = sub.take() if woke else {}
             try:
                 if f"g:{self.game.id}" in fired or not woke:
@@ -461,10 +482,17 @@ def _may_play(actor: Actor) -> None:
 
 
 async def lobby_socket(ws: WebSocket) -> None:
+    site = site_of(ws)
     try:
-        actor = await _authenticate(ws)
+        async with asyncio.timeout(site.config.database.request_timeout):
+            actor = await _authenticate(ws)
     except ApiError as e:
         await _refuse(ws, e)
+        return
+    except Exception as e:
+        if not (unavailable(e) or isinstance(e, TimeoutError)):
+            raise
+        await ws.close(CLOSE_UNAVAILABLE, "the database is not answering")  # the page retries
         return
     ticket = await _connection(ws, actor)
     if ticket is None:
@@ -497,6 +525,8 @@ async def _lobby(ws: WebSocket, actor: Actor | None) -> None:
         await seeks()
         while True:
             woke = await sub.wait(30.0)
+            if site.bus.closing:
+                return
             fired = sub.take() if woke else {}
             if "lobby" in fired or not woke:
                 await seeks()
@@ -539,4 +569,109 @@ async def _lobby(ws: WebSocket, actor: Actor | None) -> None:
         if flooded:
             await out.close(CLOSE_TOO_MANY, "too many messages")
         else:
-            await out.close(CLOSE_TOO_SLOW if slow else 1000, "too slow" if slow else "")
+            await out.close(*_closing(slow, site))
+
+
+EVENT_SCOPES = frozenset({"challenge:read", "board:play", "bot:play"})
+"""A token needs one of these for the site socket (the event stream's scopes)."""
+SITE_IDLE = 30.0
+"""Seconds a site socket sleeps when nothing happens (it wakes on the bus)."""
+
+
+async def site_socket(ws: WebSocket) -> None:
+    """``/ws/online/site`` (module docstring): what a signed-in player must know on any page."""
+    site = site_of(ws)
+    try:
+        async with asyncio.timeout(site.config.database.request_timeout):
+            actor = await _authenticate(ws)
+        if actor is None:
+            raise ApiError("sign in first", 401)
+        if not actor.scopes & EVENT_SCOPES:  # a token's: as /api/stream/event
+            raise ApiError("this token lacks the scope challenge:read", 403)
+    except ApiError as e:
+        await _refuse(ws, e)
+        return
+    except Exception as e:
+        if not (unavailable(e) or isinstance(e, TimeoutError)):
+            raise
+        await ws.close(CLOSE_UNAVAILABLE, "the database is not answering")  # the page retries
+        return
+    ticket = await _connection(ws, actor)
+    if ticket is None:
+        return
+    with ticket:
+        await _site(ws, actor)
+
+
+async def _site(ws: WebSocket, actor: Actor) -> None:
+    site = site_of(ws)
+    await _accept(ws)
+    user = actor.user
+    out = Outbox(ws)
+    credits = _credits(ws)
+    flooded = False
+    sub = site.bus.subscribe(f"u:{user.id}", f"n:{user.id}")
+    base = str(ws.base_url).replace("ws", "http", 1).rstrip("/")
+
+    async def unread() -> None:
+        count = await asyncio.to_thread(site.notices.unread, user.id)
+        out.send({"t": "unread", "unread": count})
+
+    async def challenges() -> None:
+        mine = await asyncio.to_thread(site.challenges.of_user, user)
+        out.send({"t": "challenges", "in": [c.json(base) for c in mine["in"]]})
+
+    async def push() -> None:
+        last = await asyncio.to_thread(site_last_event, site, user.id)
+        await unread()
+        await challenges()
+        while True:
+            woke = await sub.wait(SITE_IDLE)
+            if site.bus.closing:
+                return
+            if not woke:
+                continue
+            fired = sub.take()
+            if f"n:{user.id}" in fired:
+                await unread()
+            if f"u:{user.id}" in fired:
+                events = await asyncio.to_thread(site_events_after, site, user.id, last)
+                for event_id, data in events:
+                    last = event_id
+                    out.send({"t": "event", "event": data})
+                if any(str(d.get("type", "")).startswith("challenge") for _i, d in events):
+                    await challenges()
+
+    async def receive() -> None:
+        nonlocal flooded
+        while True:
+            try:
+                raw = await ws.receive_text()
+            except (WebSocketDisconnect, RuntimeError, KeyError):
+                return
+            over = credits.take()
+            if over >= credits.limit:
+                flooded = True
+                return
+            if over == 0 and raw.strip() in ('{"t":"ping"}', '{"t": "ping"}'):
+                out.send({"t": "pong"})
+
+    loop = asyncio.get_running_loop()
+    tasks = [
+        loop.create_task(push()),
+        loop.create_task(receive()),
+        loop.create_task(out.dropped.wait()),
+    ]
+    try:
+        await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(BaseException):
+                await task
+        sub.close()
+        if flooded:
+            await out.close(CLOSE_TOO_MANY, "too many messages")
+        else:
+            await out.close(*_closing(out.dropped.is_set(), site))

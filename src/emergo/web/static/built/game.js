@@ -1,42 +1,44 @@
 // Built from static/page/ and static/board/ by tools/web-check/build.mjs: do not edit.
 import {
-  Socket,
-  clockOf,
   clockText,
   moveNumber,
+  otherTurn,
+  statusText,
+  title,
+  whiteMoves
+} from "./chunk-RZNRVJAM.js";
+import {
+  $,
+  Socket,
+  abortLeft,
+  abortWords,
+  api,
+  boardSettings,
+  buttonEl,
+  changeSettings,
+  clockOf,
+  el,
+  errorText,
+  initOnline,
+  input,
   movesOf,
   offerOf,
+  onSettings,
   other,
-  otherTurn,
+  pageData,
+  personEl,
   rematchFields,
   resultLine,
   resultOf,
   resultWords,
   ruleOf,
-  sharedPlies,
-  statusText,
-  timeControlText,
-  title,
-  variantName,
-  whiteMoves
-} from "./chunk-F6EPSW5N.js";
-import {
-  $,
-  api,
-  boardSettings,
-  buttonEl,
-  changeSettings,
-  el,
-  errorText,
-  initOnline,
-  input,
-  onSettings,
-  pageData,
-  personEl,
   say,
   settings,
-  socketPath
-} from "./chunk-FAUSJPE2.js";
+  sharedPlies,
+  socketPath,
+  timeControlText,
+  variantName
+} from "./chunk-JBFSZVVS.js";
 
 // ../../src/emergo/web/static/board/geometry.js
 var S = 36;
@@ -1423,6 +1425,7 @@ var GameController = class {
     this.you = root.dataset.you === "white" || root.dataset.you === "black" ? root.dataset.you : null;
     this.full = null;
     this.state = null;
+    this.stateAt = 0;
     this.moves = [];
     this.infos = [];
     this.positions = [];
@@ -1651,6 +1654,7 @@ var GameController = class {
     if (shared !== moves.length || shared !== this.moves.length || !this.positions[moves.length]) await this.follow(moves, shared);
     const wasOver = !!(this.state && resultOf(this.state));
     this.state = state;
+    this.stateAt = at;
     this.pending = false;
     this.clock = clockOf(state, this.full, at);
     const result = resultOf(state);
@@ -1803,6 +1807,7 @@ var GameController = class {
     buttonEl("claim-victory").title = s && s.turn === this.you ? "the win is claimed while your opponent is to move: move first" : "";
   }
   tick() {
+    this.showAbortCountdown();
     const c = this.clock;
     if (this.gone && !$("claim").hidden) this.showClaim();
     if (!c || !this.state) return;
@@ -1812,6 +1817,13 @@ var GameController = class {
       this.lowWarned = true;
       playSound("low");
     }
+  }
+  /** A game not yet started: the seconds left to play the first move (lichess shows them). */
+  showAbortCountdown() {
+    const box = $("expiration");
+    const left = this.state ? abortLeft(this.state, this.stateAt, performance.now()) : null;
+    box.hidden = left === null;
+    if (left !== null && this.state) box.textContent = abortWords(left, this.state.turn, this.you);
   }
   // --- stepping through the game ----------------------------------------------------------------
   /** The ply shown, or the one asked for (a key pressed again counts from there). */

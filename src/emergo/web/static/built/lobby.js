@@ -1,14 +1,11 @@
 // Built from static/page/ and static/board/ by tools/web-check/build.mjs: do not edit.
 import {
-  Socket,
   clockText,
-  termsFields,
-  timeControlText,
-  title,
-  variantName
-} from "./chunk-F6EPSW5N.js";
+  title
+} from "./chunk-RZNRVJAM.js";
 import {
   $,
+  Socket,
   api,
   button,
   el,
@@ -19,8 +16,11 @@ import {
   personEl,
   say,
   select,
-  socketPath
-} from "./chunk-FAUSJPE2.js";
+  socketPath,
+  termsFields,
+  timeControlText,
+  variantName
+} from "./chunk-JBFSZVVS.js";
 
 // ../../src/emergo/web/static/page/lobby.js
 var REFRESH_MS = 1e4;
@@ -168,7 +168,7 @@ var Lobby = class {
       if (path.startsWith("/api/challenge/") && path !== "/api/challenge/open") input("opponent").value = "";
       await this.refresh();
     } catch (e) {
-      say(errorText(e));
+      say(playerWords(e));
     }
   }
   async playComputer() {
@@ -177,7 +177,7 @@ var Lobby = class {
       const answer = await api("/api/challenge/ai", { ...this.terms(), level: Number(select("ai-level").value) });
       if (answer.gameId) this.open(answer.gameId);
     } catch (e) {
-      say(errorText(e));
+      say(playerWords(e));
     }
   }
   // --- the lists ------------------------------------------------------------------------------
@@ -229,7 +229,7 @@ var Lobby = class {
       }
       await this.refresh();
     } catch (e) {
-      say(errorText(e));
+      say(playerWords(e));
     }
   }
   /** Your challenges and games, asked for again. */
@@ -239,7 +239,7 @@ var Lobby = class {
       this.drawChallenges(mine.in || [], mine.out || []);
       this.drawPlaying(playing.nowPlaying || []);
     } catch (e) {
-      say(errorText(e));
+      say(playerWords(e));
     }
   }
   /** @param {Challenge[]} incoming @param {Challenge[]} outgoing */
@@ -302,6 +302,13 @@ var Lobby = class {
     return item;
   }
 };
+function playerWords(e) {
+  const body = (
+    /** @type {any} */
+    e?.body
+  );
+  return body && typeof body.words === "string" ? body.words : errorText(e);
+}
 function colourWords(color, forYou) {
   if (color === "random") return "random colours";
   if (!forYou) return `you play ${title(color)}`;

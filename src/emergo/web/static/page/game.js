@@ -34,7 +34,7 @@ import {ask, dismiss, initConfirm} from "./confirm.js";
 import {playSound} from "./sound.js";
 import {initOnline, pageData, personEl, socketPath} from "./online.js";
 import {Chat} from "./chat.js";
-import {clockOf, movesOf, offerOf, other, rematchFields, resultLine, resultOf, resultWords, ruleOf, sharedPlies, timeControlText, variantName} from "./online-terms.js";
+import {abortLeft, abortWords, clockOf, movesOf, offerOf, other, rematchFields, resultLine, resultOf, resultWords, ruleOf, sharedPlies, timeControlText, variantName} from "./online-terms.js";
 
 const PING_MS = 4000;
 
@@ -50,6 +50,8 @@ class GameController {
     this.full = null;
     /** The latest gameState. @type {GameState|null} */
     this.state = null;
+    /** When it came (performance.now()). */
+    this.stateAt = 0;
     /** The game's moves (canonical texts), their data and the positions known, by ply. */
     /** @type {string[]} */
     this.moves = [];
@@ -306,6 +308,7 @@ class GameController {
     if (shared !== moves.length || shared !== this.moves.length || !this.positions[moves.length]) await this.follow(moves, shared);
     const wasOver = !!(this.state && resultOf(this.state));
     this.state = state;
+    this.stateAt = at;
     this.pending = false;
     this.clock = clockOf(state, this.full, at);
     const result = resultOf(state);
@@ -458,6 +461,7 @@ class GameController {
   }
 
   tick() {
+    this.showAbortCountdown();
     const c = this.clock;
     if (this.gone && !$("claim").hidden) this.showClaim();
     if (!c || !this.state) return;
@@ -467,6 +471,14 @@ class GameController {
       this.lowWarned = true;
       playSound("low");
     }
+  }
+
+  /** A game not yet started: the seconds left to play the first move (lichess shows them). */
+  showAbortCountdown() {
+    const box = $("expiration");
+    const left = this.state ? abortLeft(this.state, this.stateAt, performance.now()) : null;
+    box.hidden = left === null;
+    if (left !== null && this.state) box.textContent = abortWords(left, this.state.turn, this.you);
   }
 
   // --- stepping through the game ----------------------------------------------------------------

@@ -170,7 +170,7 @@ class Lobby {
       if (path.startsWith("/api/challenge/") && path !== "/api/challenge/open") input("opponent").value = "";
       await this.refresh();
     } catch (e) {
-      say(errorText(e));
+      say(playerWords(e));
     }
   }
 
@@ -180,7 +180,7 @@ class Lobby {
       const answer = await api("/api/challenge/ai", {...this.terms(), level: Number(select("ai-level").value)});
       if (answer.gameId) this.open(answer.gameId);
     } catch (e) {
-      say(errorText(e));
+      say(playerWords(e));
     }
   }
 
@@ -234,7 +234,7 @@ class Lobby {
       }
       await this.refresh();
     } catch (e) {
-      say(errorText(e));
+      say(playerWords(e));
     }
   }
 
@@ -245,7 +245,7 @@ class Lobby {
       this.drawChallenges(mine.in || [], mine.out || []);
       this.drawPlaying(playing.nowPlaying || []);
     } catch (e) {
-      say(errorText(e));
+      say(playerWords(e));
     }
   }
 
@@ -304,6 +304,12 @@ class Lobby {
     item.append(el("span", g.isMyTurn ? "turn mine" : "turn", g.isMyTurn ? ` · your turn${when}` : ` · their turn`));
     return item;
   }
+}
+
+/** An error in a player's words: the server's `words` (the API's message names its fields). @param {unknown} e */
+function playerWords(e) {
+  const body = /** @type {any} */ (e)?.body;
+  return body && typeof body.words === "string" ? body.words : errorText(e);
 }
 
 /** @param {string} color the challenger's @param {boolean} forYou the words for the one who accepts */

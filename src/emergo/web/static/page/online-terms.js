@@ -12,7 +12,8 @@
  *   rated: boolean, color: string}} TermsForm
  * @typedef {{moves: string, wtime: number, btime: number, status: string, winner?: Color,
  *   reason?: string, wdraw: boolean, bdraw: boolean, wtakeback: boolean, btakeback: boolean,
- *   turn: Color, clockRunning: Color|null, version: number}} GameState
+ *   turn: Color, clockRunning: Color|null, version: number,
+ *   expiration?: {idleMillis: number, millisToMove: number}}} GameState
  * @typedef {{result: string, termination: string, reason: string, winner: Color|null}} Result
  */
 
@@ -141,6 +142,24 @@ export function offerOf(state) {
 
 /** The other colour. @param {Color} c @returns {Color} */
 export const other = (c) => (c === "white" ? "black" : "white");
+
+/**
+ * Seconds left to play the first move of a game not yet started before it is aborted (lichess's
+ * `expiration`), or null when the game has started or has no such deadline.
+ * @param {GameState} state @param {number} at when the state came (ms) @param {number} now (ms)
+ */
+export function abortLeft(state, at, now) {
+  const e = state.expiration;
+  if (!e || resultOf(state)) return null;
+  return Math.max(0, (e.millisToMove - e.idleMillis - (now - at)) / 1000);
+}
+
+/** The countdown's words. @param {number} seconds @param {Color} turn @param {Color|null|undefined} you */
+export function abortWords(seconds, turn, you) {
+  const n = Math.ceil(seconds);
+  const who = turn === you ? "you" : turn === "white" ? "White" : "Black";
+  return `${n} second${n === 1 ? "" : "s"} for ${who} to play the first move, or the game is aborted`;
+}
 
 /**
  * The challenge of a rematch (lichess's): the same variant, time control and mode, the colours

@@ -9,6 +9,7 @@
 import {useCsrf} from "./api.js";
 import {el} from "./dom.js";
 import {applySettings, changeSettings, keepSettingsInBrowser, loadSettings, settings} from "./settings.js";
+import {startSitewide} from "./sitewide.js";
 
 /**
  * @typedef {{me: string, csrf: string, profiles: boolean, [key: string]: unknown}} PageData
@@ -22,12 +23,18 @@ export function pageData(root) {
   return {...d, me: d.me || "", csrf: d.csrf || "", profiles: d.profiles === "1"};
 }
 
-/** The settings (from this browser, then the address: `?animation=0&sound=0` ...), the CSRF token for requests. @param {PageData} [data] */
+/**
+ * The settings (from this browser, then the address: `?animation=0&sound=0` ...), the CSRF token
+ * for requests, the site-wide channel of a signed-in player (sitewide.js).
+ * @param {PageData} [data]
+ */
 export async function initOnline(data) {
   keepSettingsInBrowser();
   await loadSettings(new URLSearchParams(location.search));
   applySettings();
-  if (data) useCsrf(data.csrf);
+  const csrf = data ? data.csrf : document.querySelector(".site-top .who")?.getAttribute("data-csrf") || "";
+  useCsrf(csrf);
+  startSitewide();
   document.getElementById("theme")?.addEventListener("click", () => changeSettings({theme: settings.theme === "dark" ? "light" : "dark"}));
   document.getElementById("sound")?.addEventListener("click", () => changeSettings({sound: !settings.sound}));
 }
