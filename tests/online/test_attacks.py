@@ -391,6 +391,8 @@ def test_a_socket_within_its_credits_is_never_cut_off():
 
 @SQLITE
 def test_a_decline_carries_only_lichess_reason_keys(site, client, cast):
+    from emergo.online.challenges import DECLINE_REASONS
+
     ann, bob = cast["ann"], cast["bob"]
     for sent, shown in (
         ('<img src=x onerror="alert(1)"> win a prize at evil.example', "generic"),
@@ -401,7 +403,9 @@ def test_a_decline_carries_only_lichess_reason_keys(site, client, cast):
         challenge = ann.challenge("bob")
         bob.ok(f"/api/challenge/{challenge}/decline", data={"reason": sent})
         declined = client.get(f"/api/challenge/{challenge}/show").json()
-        assert declined["status"] == "declined" and declined["declineReason"] == shown
+        assert declined["status"] == "declined" and declined["declineReasonKey"] == shown
+        # the words are the site's own for that key (lichess's declineReason), never the text sent
+        assert declined["declineReason"] == DECLINE_REASONS[shown.lower()]
 
 
 # --- seeks, sessions, redirects, headers, names --------------------------------------------------
