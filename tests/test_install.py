@@ -207,3 +207,18 @@ def test_the_sdist_holds_what_a_build_needs_and_its_wheel_works(tmp_path: Path) 
         [emergo_cmd, "moves"], cwd=tmp_path, input="w 12/12\n", capture_output=True, text=True
     )
     assert sorted(moves.stdout.split()) == sorted(str(m) for m in Board().moves()), moves.stderr
+
+
+def test_every_testclient_import_skips_without_the_webtest_extra() -> None:
+    # starlette.testclient raises RuntimeError (not ImportError) without httpx2, so a test that
+    # imports it unguarded errors in tools/no_compiler.sh's install (the test extra alone)
+    # instead of skipping: each import must follow pytest.importorskip("httpx2", ...).
+    unguarded = []
+    for path in sorted(Path(__file__).parent.rglob("*.py")):
+        lines = path.read_text(encoding="utf-8").splitlines()
+        for number, line in enumerate(lines):
+            if line.strip().startswith("from starlette.testclient import"):
+                before = "\n".join(lines[max(0, number - 12) : number])
+                if 'importorskip("httpx2"' not in before:
+                    unguarded.append(f"{path.name}:{number + 1}")
+    assert not unguarded, unguarded

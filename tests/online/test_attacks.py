@@ -338,6 +338,7 @@ def test_one_client_cannot_open_more_than_its_connections(site, live):
 @pytest.fixture
 def flood_client(db_url: str) -> Iterator[tuple[Site, Any]]:
     """A site whose sockets take 5 messages in 10 s, in process."""
+    pytest.importorskip("httpx2", reason="the web test extra (httpx2) is not installed")
     from starlette.testclient import TestClient
 
     from emergo.web.online_app import create_online_app

@@ -90,6 +90,7 @@ def test_a_request_without_an_answer_in_time_is_a_503(tmp_path, monkeypatch):
     ``request_timeout``: 503 with Retry-After, not a hang."""
     import time
 
+    pytest.importorskip("httpx2", reason="the web test extra (httpx2) is not installed")
     from starlette.testclient import TestClient
 
     from emergo.online.config import Config
