@@ -45,6 +45,7 @@ import asyncio
 import contextlib
 import json
 import logging
+from collections.abc import Coroutine
 from typing import Any
 
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
@@ -195,18 +196,10 @@ def _error(e: Exception) -> tuple[int, str]:
 
 async def game_socket(ws: WebSocket) -> None:
     site = site_of(ws)
-    try:
-        async with asyncio.timeout(site.config.database.request_timeout):
-            actor = await _authenticate(ws)
-            game = await asyncio.to_thread(site.rounds.get, ws.path_params["id"])
-    except ApiError as e:
-        await _refuse(ws, e)
+    opened = await _opening(ws, site, game=True)
+    if opened is None:
         return
-    except Exception as e:
-        if not (unavailable(e) or isinstance(e, TimeoutError)):
-            raise
-        await ws.close(CLOSE_UNAVAILABLE, "the database is not answering")  # the page retries
-        return
+    actor, game = opened
     if game is None:
         await ws.close(4404, "no such game")
         return
@@ -483,17 +476,10 @@ def _may_play(actor: Actor) -> None:
 
 async def lobby_socket(ws: WebSocket) -> None:
     site = site_of(ws)
-    try:
-        async with asyncio.timeout(site.config.database.request_timeout):
-            actor = await _authenticate(ws)
-    except ApiError as e:
-        await _refuse(ws, e)
+    opened = await _opening(ws, site)
+    if opened is None:
         return
-    except Exception as e:
-        if not (unavailable(e) or isinstance(e, TimeoutError)):
-            raise
-        await ws.close(CLOSE_UNAVAILABLE, "the database is not answering")  # the page retries
-        return
+    actor = opened[0]
     ticket = await _connection(ws, actor)
     if ticket is None:
         return
@@ -506,7 +492,6 @@ async def _lobby(ws: WebSocket, actor: Actor | None) -> None:
     await _accept(ws)
     out = Outbox(ws)
     credits = _credits(ws)
-    flooded = False
     # a token without a read scope sees the public seeks only, as anonymous (the event stream
     # refuses it): its user's challenges are private
     reader = actor if actor is not None and actor.scopes & READ_SCOPES else None
@@ -536,40 +521,7 @@ async def _lobby(ws: WebSocket, actor: Actor | None) -> None:
                     last = event_id
                     out.send({"t": "event", "event": data})
 
-    async def receive() -> None:
-        nonlocal flooded
-        while True:
-            try:
-                raw = await ws.receive_text()
-            except (WebSocketDisconnect, RuntimeError, KeyError):
-                return
-            over = credits.take()
-            if over >= credits.limit:
-                flooded = True
-                return
-            if over == 0 and raw.strip() in ('{"t":"ping"}', '{"t": "ping"}'):
-                out.send({"t": "pong"})
-
-    loop = asyncio.get_running_loop()
-    tasks = [
-        loop.create_task(push()),
-        loop.create_task(receive()),
-        loop.create_task(out.dropped.wait()),
-    ]
-    try:
-        await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
-    finally:
-        for task in tasks:
-            task.cancel()
-        for task in tasks:
-            with contextlib.suppress(BaseException):
-                await task
-        sub.close()
-        slow = out.dropped.is_set()
-        if flooded:
-            await out.close(CLOSE_TOO_MANY, "too many messages")
-        else:
-            await out.close(*_closing(slow, site))
+    await _pump(ws, site, out, credits, sub, push())
 
 
 EVENT_SCOPES = frozenset({"challenge:read", "board:play", "bot:play"})
@@ -581,21 +533,11 @@ SITE_IDLE = 30.0
 async def site_socket(ws: WebSocket) -> None:
     """``/ws/online/site`` (module docstring): what a signed-in player must know on any page."""
     site = site_of(ws)
-    try:
-        async with asyncio.timeout(site.config.database.request_timeout):
-            actor = await _authenticate(ws)
-        if actor is None:
-            raise ApiError("sign in first", 401)
-        if not actor.scopes & EVENT_SCOPES:  # a token's: as /api/stream/event
-            raise ApiError("this token lacks the scope challenge:read", 403)
-    except ApiError as e:
-        await _refuse(ws, e)
+    opened = await _opening(ws, site, scopes=EVENT_SCOPES)
+    if opened is None:
         return
-    except Exception as e:
-        if not (unavailable(e) or isinstance(e, TimeoutError)):
-            raise
-        await ws.close(CLOSE_UNAVAILABLE, "the database is not answering")  # the page retries
-        return
+    actor = opened[0]
+    assert actor is not None  # _opening refuses anonymous sockets when scopes are asked
     ticket = await _connection(ws, actor)
     if ticket is None:
         return
@@ -609,7 +551,6 @@ async def _site(ws: WebSocket, actor: Actor) -> None:
     user = actor.user
     out = Outbox(ws)
     credits = _credits(ws)
-    flooded = False
     sub = site.bus.subscribe(f"u:{user.id}", f"n:{user.id}")
     base = str(ws.base_url).replace("ws", "http", 1).rstrip("/")
 
@@ -642,6 +583,22 @@ async def _site(ws: WebSocket, actor: Actor) -> None:
                 if any(str(d.get("type", "")).startswith("challenge") for _i, d in events):
                     await challenges()
 
+    await _pump(ws, site, out, credits, sub, push())
+
+
+async def _pump(
+    ws: WebSocket,
+    site: Site,
+    out: Outbox,
+    credits: Credits,
+    sub: Any,
+    push: Coroutine[Any, Any, None],
+) -> None:
+    """Run a socket the server writes to (the lobby's, the site's): ``push`` sends, the client
+    only pings (answered within its message credits: a flood closes it, 4429); it ends when
+    either side ends or the client reads too slowly, and closes as :func:`_closing` says."""
+    flooded = False
+
     async def receive() -> None:
         nonlocal flooded
         while True:
@@ -658,7 +615,7 @@ async def _site(ws: WebSocket, actor: Actor) -> None:
 
     loop = asyncio.get_running_loop()
     tasks = [
-        loop.create_task(push()),
+        loop.create_task(push),
         loop.create_task(receive()),
         loop.create_task(out.dropped.wait()),
     ]
@@ -675,3 +632,30 @@ async def _site(ws: WebSocket, actor: Actor) -> None:
             await out.close(CLOSE_TOO_MANY, "too many messages")
         else:
             await out.close(*_closing(out.dropped.is_set(), site))
+
+
+async def _opening(
+    ws: WebSocket, site: Site, *, game: bool = False, scopes: frozenset[str] | None = None
+) -> tuple[Actor | None, GameView | None] | None:
+    """Who opens the socket (and its game when ``game``), or None once it is refused: bad
+    credentials, anonymous or without one of ``scopes`` when asked (before the handshake, the
+    client sees an HTTP 4xx), or a database that does not answer in time (4503: the page
+    retries)."""
+    try:
+        async with asyncio.timeout(site.config.database.request_timeout):
+            actor = await _authenticate(ws)
+            found = await asyncio.to_thread(site.rounds.get, ws.path_params["id"]) if game else None
+        if scopes is not None:
+            if actor is None:
+                raise ApiError("sign in first", 401)
+            if not actor.scopes & scopes:  # a token's: as /api/stream/event
+                raise ApiError("this token lacks the scope challenge:read", 403)
+    except ApiError as e:
+        await _refuse(ws, e)
+        return None
+    except Exception as e:
+        if not (unavailable(e) or isinstance(e, TimeoutError)):
+            raise
+        await ws.close(CLOSE_UNAVAILABLE, "the database is not answering")  # the page retries
+        return None
+    return actor, found
