@@ -80,6 +80,33 @@ def words(path: str, endpoint: Any, methods: list[str], **allowed: set[str]) -> 
     return Route(path, checked, methods=methods, name=endpoint.__name__)
 
 
+def _player_routes(prefix: str, *extra: Route) -> list[Route]:
+    """A player's game routes under ``prefix``: lichess's Board API (``/api/board``) and Bot API
+    (``/api/bot``) are the same handlers (online_botrules says who may use which); ``extra``
+    come before the catch-all ``{kind}/{answer}`` and ``{action}`` routes."""
+    game = f"{prefix}/game"
+    return [
+        Route(f"{game}/stream/{{id}}", api.board_game_stream, methods=["GET"]),
+        Route(f"{game}/{{id}}/move/{{move}}", api.board_move, methods=["POST"]),
+        Route(f"{game}/{{id}}/chat", api.board_chat_post, methods=["POST"]),
+        Route(f"{game}/{{id}}/chat", api.board_chat_get, methods=["GET"]),
+        *extra,
+        words(
+            f"{game}/{{id}}/{{kind}}/{{answer}}",
+            api.board_offer,
+            ["POST"],
+            kind={"draw", "takeback"},
+            answer={"yes", "no"},
+        ),
+        words(
+            f"{game}/{{id}}/{{action}}",
+            api.board_action,
+            ["POST"],
+            action={"resign", "abort", "claim-victory", "claim-draw"},
+        ),
+    ]
+
+
 ROUTES: list[BaseRoute] = [
     # pages
     Route("/", shell.lobby, methods=["GET"]),
@@ -149,44 +176,16 @@ ROUTES: list[BaseRoute] = [
     Route("/api/lobby/seek", api.seek_create, methods=["POST"]),
     # games: the Board API
     Route("/api/stream/event", api.event_stream, methods=["GET"]),
-    Route("/api/board/game/stream/{id}", api.board_game_stream, methods=["GET"]),
-    Route("/api/board/game/{id}/move/{move}", api.board_move, methods=["POST"]),
-    Route("/api/board/game/{id}/chat", api.board_chat_post, methods=["POST"]),
-    Route("/api/board/game/{id}/chat", api.board_chat_get, methods=["GET"]),
-    Route("/api/board/game/{id}/conditional", players.conditional, methods=["GET", "POST"]),
-    words("/api/board/game/{id}/chat/{state}", api.board_chat_room, ["POST"], state={"on", "off"}),
-    words(
-        "/api/board/game/{id}/{kind}/{answer}",
-        api.board_offer,
-        ["POST"],
-        kind={"draw", "takeback"},
-        answer={"yes", "no"},
-    ),
-    words(
-        "/api/board/game/{id}/{action}",
-        api.board_action,
-        ["POST"],
-        action={"resign", "abort", "claim-victory", "claim-draw"},
+    *_player_routes(
+        "/api/board",
+        Route("/api/board/game/{id}/conditional", players.conditional, methods=["GET", "POST"]),
+        words(
+            "/api/board/game/{id}/chat/{state}", api.board_chat_room, ["POST"], state={"on", "off"}
+        ),
     ),
     # issue 20: the Bot API: the Board API's handlers for bot accounts (online_botrules)
     Route("/api/bot/account/upgrade", bot.upgrade, methods=["POST"]),
-    Route("/api/bot/game/stream/{id}", api.board_game_stream, methods=["GET"]),
-    Route("/api/bot/game/{id}/move/{move}", api.board_move, methods=["POST"]),
-    Route("/api/bot/game/{id}/chat", api.board_chat_post, methods=["POST"]),
-    Route("/api/bot/game/{id}/chat", api.board_chat_get, methods=["GET"]),
-    words(
-        "/api/bot/game/{id}/{kind}/{answer}",
-        api.board_offer,
-        ["POST"],
-        kind={"draw", "takeback"},
-        answer={"yes", "no"},
-    ),
-    words(
-        "/api/bot/game/{id}/{action}",
-        api.board_action,
-        ["POST"],
-        action={"resign", "abort", "claim-victory", "claim-draw"},
-    ),
+    *_player_routes("/api/bot"),
     Route("/api/stream/game/{id}", api.spectator_stream, methods=["GET"]),
     Route("/api/game/{id}", api.game_json, methods=["GET"]),
     Route("/api/geometry", board.geometry_json, methods=["GET"]),
