@@ -98,6 +98,10 @@ def test_casual_aborted_and_unplayed_games_are_not_rated(site, players):
     assert "rating" not in games[casual]["players"]["white"]
     results = site.archive.results(site.users.by_name("ann").id)
     assert results["all"] == {"win": 1, "draw": 0, "loss": 1}  # the aborted game not counted
+    # nor among the games played (the profile's "2 games (1 rated)"): an aborted game counts nowhere
+    counts = site.archive.counts(site.users.by_name("ann").id)
+    assert counts == {"all": 2, "rated": 1, "win": 1, "loss": 1, "draw": 0}
+    assert "2 games (1 rated)" in ann.get("/@/ann").text
 
 
 def test_each_variant_and_speed_has_its_own_rating(site, players):

@@ -427,7 +427,8 @@ class Archive:
         return max(known) if known else None
 
     def counts(self, user_id: int) -> dict[str, int]:
-        """lichess's ``count`` of a user: all finished games, rated ones, wins, losses, draws."""
+        """lichess's ``count`` of a user: all finished games, rated ones, wins, losses, draws
+        (an aborted game is in none of them)."""
         p = m.player_games
         with self.db.read() as c:
             rows = c.execute(
@@ -437,6 +438,8 @@ class Archive:
             ).all()
         out = {"all": 0, "rated": 0, "win": 0, "loss": 0, "draw": 0}
         for rated, score, count in rows:
+            if score not in ("win", "loss", "draw"):
+                continue  # an aborted game (score "none") was never played: it counts nowhere
             out["all"] += count
             if rated:
                 out["rated"] += count
