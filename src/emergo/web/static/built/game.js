@@ -37,7 +37,7 @@ import {
   title,
   variantName,
   whiteMoves
-} from "./chunk-PY2YS67Y.js";
+} from "./chunk-H4UDQUBU.js";
 
 // ../../src/emergo/web/static/board/geometry.js
 var S = 36;

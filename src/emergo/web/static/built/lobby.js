@@ -18,7 +18,7 @@ import {
   timeControlText,
   title,
   variantName
-} from "./chunk-PY2YS67Y.js";
+} from "./chunk-H4UDQUBU.js";
 
 // ../../src/emergo/web/static/page/lobby.js
 var REFRESH_MS = 1e4;

@@ -444,7 +444,9 @@ var Sitewide = class {
     this.box.setAttribute("role", "region");
     this.box.setAttribute("aria-label", "Notices");
     this.box.setAttribute("aria-live", "polite");
-    document.body.append(this.box);
+    const panel = document.getElementById("game-panel");
+    if (panel) panel.after(this.box);
+    else document.body.append(this.box);
     const path = `/ws/online/site?csrf=${encodeURIComponent(csrf)}`;
     this.socket = new Socket(path, { reconnect: true, onMessage: (msg) => this.message(msg) });
     setInterval(() => this.socket.send({ t: "ping" }), PING_MS);
