@@ -181,11 +181,12 @@ def add_game_ratings(site: Site, full: dict[str, Any], game: GameView, now: floa
     game's kind. Runs in a worker thread."""
     archived = site.archive.one(game.id) if game.state.is_over else None
     if archived is not None and archived.white_rating is not None:
-        for side, rating, diff in (
-            ("white", archived.white_rating, archived.white_diff),
-            ("black", archived.black_rating, archived.black_diff),
+        for side, rating, diff, prov in (
+            ("white", archived.white_rating, archived.white_diff, archived.white_provisional),
+            ("black", archived.black_rating, archived.black_diff, archived.black_provisional),
         ):
-            full[side].update(rating=rating, provisional=False, ratingDiff=diff)
+            # the "?" stays when the player was provisional before the game (archive.py)
+            full[side].update(rating=rating, provisional=prov, ratingDiff=diff)
         return
     key = _perf_key(game.variant, game.speed)
     names = (("white", game.seats.white), ("black", game.seats.black))
