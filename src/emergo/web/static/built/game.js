@@ -1950,8 +1950,7 @@ var GameController = class {
     $("after").hidden = !over || !you;
     if (!over || !you) return;
     const opponent = this.full[other(you)];
-    const bot = !!(opponent && opponent.title === "BOT");
-    buttonEl("rematch").hidden = !opponent || opponent.name === "(deleted)" || bot;
+    buttonEl("rematch").hidden = !opponent || opponent.name === "(deleted)";
     buttonEl("rematch").disabled = !!this.rematchSent;
     buttonEl("rematch").textContent = this.rematchSent ? "Rematch offered" : "Rematch";
     const fields = rematchFields(this.full, you);

@@ -626,8 +626,9 @@ class GameController {
     $("after").hidden = !over || !you;
     if (!over || !you) return;
     const opponent = this.full[other(you)];
-    const bot = !!(opponent && opponent.title === "BOT");
-    buttonEl("rematch").hidden = !opponent || opponent.name === "(deleted)" || bot;
+    // a house bot too: the rematch is a challenge to it with the same terms, the colours
+    // swapped, which it accepts as any challenge (the lobby's socket then opens the new game)
+    buttonEl("rematch").hidden = !opponent || opponent.name === "(deleted)";
     buttonEl("rematch").disabled = !!this.rematchSent;
     buttonEl("rematch").textContent = this.rematchSent ? "Rematch offered" : "Rematch";
     const fields = rematchFields(this.full, you);
