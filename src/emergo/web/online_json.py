@@ -146,7 +146,13 @@ def summary(game: GameView, user_id: int, now: float) -> dict[str, Any]:
     }
     clock = s.clock
     if clock is not None and color is not None:
-        out["secondsLeft"] = int(clock.remaining(color, now))
+        left = clock.remaining(color, now)
+        deadline = rnd.due(s) if mine else None
+        if deadline is not None:
+            # before the first move the clock stands still and the abort's deadline is what
+            # counts: the same time the notices give ("2 days 23 hours left"), not "3d 0h"
+            left = min(left, max(0.0, deadline - now))
+        out["secondsLeft"] = int(left)
     return out
 
 
