@@ -274,11 +274,16 @@ def test_two_people_sign_up_challenge_and_play_a_whole_live_game_watched(
         assert carl.page.locator("#chat-lines .line.player").count() == 0  # not the players'
         # the whole game by clicks, every move seen by all three
         people = [ann, bob, carl]
+        seen: list[str] = []
         for ply, text in enumerate(SHORT_7X7):
             mover = ann if ply % 2 == 0 else bob
             mover.play(text, "7x7", SHORT_7X7[:ply])
             wait_moves(people, ply + 1)
             assert b.evaluate("() => window.scrollY") == 0, "the phone's page scrolled"
+            # the spectator reads the position's facts, never a player's instruction
+            watched = carl.page.locator("#status").inner_text()
+            assert not re.search(r"must|chosen|choose", watched), watched
+            seen.append(watched)
             if ply + 1 < len(SHORT_7X7):  # a sound a move (the last one's is the end's)
                 sound = f"{'capture' if 'x' in text else 'move'} {ply + 1}"
                 expect(carl.page.locator("html")).to_have_attribute("data-sound", sound)
@@ -291,6 +296,7 @@ def test_two_people_sign_up_challenge_and_play_a_whole_live_game_watched(
                 assert clock.inner_text() != first
                 shot(a, "online-game.png")
                 shot(b, "online-game-phone.png")
+        assert any(" to capture " in text for text in seen), seen
         result = "0-1 · Black wins: White has no pieces left and no men in hand"
         for p in people:
             expect(p.page.locator("#result")).to_have_text(result)
