@@ -11,6 +11,9 @@ from sqlalchemy import update
 from tests.online.helpers import legal_texts, new_game, wait_for
 
 from emergo.online import models as m
+from emergo.online.notify import Notice
+from emergo.round import due
+from emergo.web.online_json import summary
 
 
 def test_a_whole_live_game_to_its_end_by_the_rules(players):
@@ -138,3 +141,21 @@ def test_unlimited_game(players):
     assert full["clock"] is None and full["white"]["name"] == "bob"
     bob.play(game, "d4")
     assert ann.state(game)["wtime"] == 2147483647
+
+
+def test_the_lobbys_time_left_before_the_first_move_is_the_aborts_deadline(site, players):
+    """The review: the lobby said "3d 0h left" (the clock stands still before the first move)
+    while the notice said "2 days 23 hours left" (the deadline): both are the deadline now."""
+    ann, bob = players
+    game = bob.accept(ann.challenge("bob", days=3, color="white"))
+    view = site.rounds.get(game)
+    ann_id = site.users.by_name("ann").id
+    later = time.time() + 3600 + 74
+    left = summary(view, ann_id, later)["secondsLeft"]
+    assert 3 * 86400 - 3600 - 80 <= left <= 3 * 86400 - 3600 - 74
+    # the notice's words and the lobby's (clockText: whole days and hours, down) agree
+    notice = Notice(
+        "your-turn", game, "ann", "9x9", "3 days a move", at=later, deadline=due(view.state)
+    )
+    assert "2 days 22 hours left" in notice.line(later)
+    assert (left // 86400, left % 86400 // 3600) == (2, 22)

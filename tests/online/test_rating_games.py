@@ -4,6 +4,7 @@ ends the game, the archive and its search, a player's games as records, profiles
 from __future__ import annotations
 
 import json
+import re
 import time
 from typing import Any
 
@@ -13,6 +14,7 @@ from tests.online.conftest import account
 from tests.online.helpers import Player, legal_texts, new_game
 
 from emergo.online import models as m
+from emergo.web.online_json import add_game_ratings
 
 
 def finish(white: Player, black: Player, *, loser: Player | None = None, **terms: Any) -> str:
@@ -98,6 +100,10 @@ def test_casual_aborted_and_unplayed_games_are_not_rated(site, players):
     assert "rating" not in games[casual]["players"]["white"]
     results = site.archive.results(site.users.by_name("ann").id)
     assert results["all"] == {"win": 1, "draw": 0, "loss": 1}  # the aborted game not counted
+    # nor among the games played (the profile's "2 games (1 rated)"): an aborted game counts nowhere
+    counts = site.archive.counts(site.users.by_name("ann").id)
+    assert counts == {"all": 2, "rated": 1, "win": 1, "loss": 1, "draw": 0}
+    assert "2 games (1 rated)" in ann.get("/@/ann").text
 
 
 def test_each_variant_and_speed_has_its_own_rating(site, players):
@@ -274,7 +280,31 @@ def test_the_archive_page_and_a_finished_games_page(site, client, players):
     assert f'href="/game/{game}"' in page and "0-1" in page
     shown = client.get(f"/game/{game}").text
     assert 'id="replay"' in shown and 'data-moves="d4 e6"' in shown
-    assert "(1500 -242)" in shown and "(1500 +241)" in shown
+    # both were provisional before it (no rated game yet): the "?" stays after the game
+    assert "(1500? -242)" in shown and "(1500? +241)" in shown
+    assert "1500? -242" in page
+    full: dict[str, Any] = {"white": {}, "black": {}}
+    add_game_ratings(site, full, site.rounds.get(game), time.time())
+    assert full["white"]["provisional"] and full["black"]["provisional"]
+    # bob settled before the next game (a history row of deviation 60): no "?" for him
+    with site.db.write() as c:
+        c.execute(
+            insert(m.rating_history).values(
+                user_id=site.users.by_name("bob").id,
+                perf="9x9-live",
+                game_id="settled0",
+                at=time.time(),
+                rating=1741.0,
+                rd=60.0,
+            )
+        )
+    later = finish(ann, bob, rated="true")
+    shown = client.get(f"/game/{later}").text
+    assert "(1741 +" in shown and "1741?" not in shown
+    assert re.search(r"\(1258\? [+-]\d+\)", shown), shown
+    (found, _) = ann.get("/api/games/search", params={"player": "ann"}).json()["games"]
+    assert found["id"] == later and found["players"]["white"]["provisional"]
+    assert "provisional" not in found["players"]["black"]
 
 
 # --- the migration --------------------------------------------------------------------------------

@@ -86,5 +86,12 @@ def test_a_person_plays_a_rated_game_against_the_computer_from_the_lobby(
         assert final is not None and final.state.outcome is not None
         expect(page.locator("#status")).not_to_contain_text("Your turn")
         shot(page, "play-the-computer-desktop.png")
+        # a rematch against the bot: the same terms, the colours swapped; the bot accepts
+        expect(page.locator("#rematch")).to_be_visible()
+        page.click("#rematch")
+        page.wait_for_url(lambda url: "/game/" in url and not url.endswith(game_id), timeout=20_000)
+        again = online.live.rounds.get(page.url.rsplit("/", 1)[1])
+        assert again is not None and again.rated and again.variant == "7x7"
+        assert again.seats.white == "emergo-1" and again.seats.black == "ann"
     finally:
         ann.close()

@@ -274,11 +274,16 @@ def test_two_people_sign_up_challenge_and_play_a_whole_live_game_watched(
         assert carl.page.locator("#chat-lines .line.player").count() == 0  # not the players'
         # the whole game by clicks, every move seen by all three
         people = [ann, bob, carl]
+        seen: list[str] = []
         for ply, text in enumerate(SHORT_7X7):
             mover = ann if ply % 2 == 0 else bob
             mover.play(text, "7x7", SHORT_7X7[:ply])
             wait_moves(people, ply + 1)
             assert b.evaluate("() => window.scrollY") == 0, "the phone's page scrolled"
+            # the spectator reads the position's facts, never a player's instruction
+            watched = carl.page.locator("#status").inner_text()
+            assert not re.search(r"must|chosen|choose", watched), watched
+            seen.append(watched)
             if ply + 1 < len(SHORT_7X7):  # a sound a move (the last one's is the end's)
                 sound = f"{'capture' if 'x' in text else 'move'} {ply + 1}"
                 expect(carl.page.locator("html")).to_have_attribute("data-sound", sound)
@@ -291,6 +296,7 @@ def test_two_people_sign_up_challenge_and_play_a_whole_live_game_watched(
                 assert clock.inner_text() != first
                 shot(a, "online-game.png")
                 shot(b, "online-game-phone.png")
+        assert any(" to capture " in text for text in seen), seen
         result = "0-1 · Black wins: White has no pieces left and no men in hand"
         for p in people:
             expect(p.page.locator("#result")).to_have_text(result)
@@ -326,6 +332,10 @@ def test_a_seek_a_takeback_a_draw_an_invitation_link_and_an_abort(
         seek = e.locator("#seeks tr.seek")
         expect(seek).to_contain_text("dora")
         expect(seek).to_contain_text("10+5")
+        # rated or casual is read on a phone before Accept (the review: the Mode column was dropped)
+        expect(seek.locator("td").nth(3)).to_be_visible()
+        expect(seek.locator("td").nth(3)).to_have_text(re.compile("Rated|Casual"))
+        assert int(e.evaluate("document.documentElement.scrollWidth - innerWidth")) <= 0
         shot(e, "online-lobby-phone.png")
         seek.locator("button:text('Accept')").click()
         e.wait_for_url(re.compile(r"/game/\w+"))
@@ -335,6 +345,9 @@ def test_a_seek_a_takeback_a_draw_an_invitation_link_and_an_abort(
             p.game_page(game_id)
         dora.play("d4")
         wait_moves([dora, emil], 1)
+        # emil (Black) has no move to take back yet: his Takeback waits for one; dora's does not
+        expect(e.locator("#takeback")).to_be_disabled()
+        expect(d.locator("#takeback")).to_be_enabled()
         # dora premoves c5 while emil thinks: it is played the moment his e6 comes
         queued = d.locator("#board .premove[data-square='c5']")
         for _ in range(50):  # the candidates come a moment after the position
@@ -359,6 +372,15 @@ def test_a_seek_a_takeback_a_draw_an_invitation_link_and_an_abort(
         e.click("#offer-yes")
         wait_moves([dora, emil], 2)
         assert e.locator("#offer").is_hidden()
+        # dora offers a draw, emil declines: "Black declined the draw" goes with her next move
+        d.click("#draw")
+        d.click("#confirm-yes")
+        expect(e.locator("#offer-text")).to_have_text("White offers a draw")
+        e.click("#offer-no")
+        expect(d.locator("#message")).to_have_text("Black declined the draw")
+        dora.play("c5", before=["d4", "e6"])
+        wait_moves([dora, emil], 3)
+        expect(d.locator("#message")).to_have_text("")
         # a draw offered by emil (asked first), accepted by dora
         e.click("#draw")
         expect(e.locator("#confirm-text")).to_have_text("Offer a draw?")
@@ -390,6 +412,8 @@ def test_a_seek_a_takeback_a_draw_an_invitation_link_and_an_abort(
         d.click("#confirm-yes")
         for p in (dora, emil):
             expect(p.page.locator("#result")).to_contain_text("Aborted")
+            # an aborted game has no record to analyse
+            expect(p.page.locator("#download")).to_be_hidden()
     finally:
         dora.close()
         emil.close()

@@ -182,3 +182,40 @@ def test_lobby_errors_are_in_a_players_words(browser: Any, online: Online) -> No
     dan.page.click("#challenge")
     expect(message).to_have_text("there is no player called nobody8")
     dan.close()
+
+
+def test_a_challenge_note_on_a_phone_never_covers_the_games_result(
+    browser: Any, online: Online
+) -> None:
+    """The review's 31-flag-bob.png: a challenge's note came over the game panel's result."""
+    ann = signed_in(browser, online, "ann9", PHONE)
+    online.account("bob9")
+    users = online.live.users
+    game_id = online.game("ann9", "bob9", clock_limit=300, clock_increment=3)
+    ann.game_page(game_id, taken=True)  # the lobby opens the game that started
+    online.live.play(game_id, users.by_name("ann9"), "move", text="d4", version=None)
+    online.live.play(game_id, users.by_name("bob9"), "move", text="e6", version=None)
+    online.live.play(game_id, users.by_name("ann9"), "resign", version=None)
+    online.challenge("bob9", "ann9", clock_limit=300, clock_increment=3)
+    note = ann.page.locator(".toast.challenge-note")
+    expect(note).to_be_visible(timeout=5000)
+    over = ann.page.locator("#game-over-text")
+    expect(over).to_contain_text("Black wins")
+    ann.page.locator("#game-panel").scroll_into_view_if_needed()
+    shot(ann.page, "online-challenge-note-over-game-phone.png")
+    boxes = ann.page.evaluate(
+        """() => [...['#game-panel', '#result'].map((s) => document.querySelector(s)),
+                  ...document.querySelectorAll('.toast')].map((e) => {
+                    const r = e.getBoundingClientRect();
+                    return [r.left, r.top, r.right, r.bottom];
+                  })"""
+    )
+    panel, result, *toasts = boxes
+
+    def meets(a: list[float], b: list[float]) -> bool:
+        return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+    assert toasts and not any(meets(t, panel) or meets(t, result) for t in toasts), boxes
+    note.get_by_role("button", name="Accept").click()  # still usable where it is
+    ann.page.wait_for_url(lambda url: "/game/" in url and not url.endswith(game_id), timeout=5000)
+    ann.close()

@@ -23,6 +23,7 @@ from sqlalchemy import and_, func, or_, select
 from emergo.geometry import VARIANTS
 from emergo.online import models as m
 from emergo.online.db import Database
+from emergo.online.glicko2 import PROVISIONAL_DEVIATION
 from emergo.online.perfs import SPEEDS
 from emergo.online.rounds import _GAME, STATUS, GameView, _view
 from emergo.online.users import DELETED_NAME, NAME
@@ -192,6 +193,9 @@ class ArchivedGame:
     white_diff: int | None
     black_diff: int | None
     ended: float
+    white_provisional: bool = False
+    """Whether White's rating before the game was provisional (rated games; see _PROVISIONAL)."""
+    black_provisional: bool = False
 
     @property
     def cursor(self) -> str:
@@ -209,12 +213,14 @@ class ArchivedGame:
     def json(self) -> dict[str, Any]:
         """lichess's game JSON (the fields the archive knows)."""
 
-        def side(name: str, rating: int | None, diff: int | None) -> dict[str, Any]:
+        def side(name: str, rating: int | None, diff: int | None, prov: bool) -> dict[str, Any]:
             user = None if name == DELETED_NAME else {"name": name, "id": name.lower()}
             out: dict[str, Any] = {"user": user}
             if rating is not None:
                 out["rating"] = rating
                 out["ratingDiff"] = diff
+                if prov:
+                    out["provisional"] = True
             return out
 
         out: dict[str, Any] = {
@@ -228,8 +234,12 @@ class ArchivedGame:
             "result": self.result,
             "plies": self.plies,
             "players": {
-                "white": side(self.white, self.white_rating, self.white_diff),
-                "black": side(self.black, self.black_rating, self.black_diff),
+                "white": side(
+                    self.white, self.white_rating, self.white_diff, self.white_provisional
+                ),
+                "black": side(
+                    self.black, self.black_rating, self.black_diff, self.black_provisional
+                ),
             },
         }
         if self.winner is not None:
@@ -253,6 +263,39 @@ def _archived(row: Any) -> ArchivedGame:
         white_diff=row.white_diff,
         black_diff=row.black_diff,
         ended=row.ended,
+        white_provisional=_was_provisional(row.white_rating, row.white_rd_before),
+        black_provisional=_was_provisional(row.black_rating, row.black_rd_before),
+    )
+
+
+def _was_provisional(rating: int | None, rd_before: float | None) -> bool:
+    """A rated game's player was provisional: no rated game of this rating before (a fresh
+    rating's deviation, 350) or the deviation after the previous one 110 or more."""
+    if rating is None:
+        return False
+    return rd_before is None or rd_before >= PROVISIONAL_DEVIATION
+
+
+def _rd_before(user_id: Any) -> Any:
+    """The archive does not store whether a player was provisional: it is derived from the
+    rating history, the deviation after the player's last rated game of the same rating (the
+    perf of this game's history row) before this one. That is the RD before the game without
+    the growth of the time between (a player back after long away may have been provisional
+    and show without the "?"); the perf's current RD is not used (it says nothing of then)."""
+    this = m.rating_history.alias("this_game")
+    h = m.rating_history.alias("before_game")
+    perf = (
+        select(this.c.perf)
+        .where(this.c.game_id == m.archive.c.game_id, this.c.user_id == user_id)
+        .limit(1)
+        .scalar_subquery()
+    )
+    return (
+        select(h.c.rd)
+        .where(h.c.user_id == user_id, h.c.perf == perf, h.c.at < m.archive.c.ended)
+        .order_by(h.c.at.desc())
+        .limit(1)
+        .scalar_subquery()
     )
 
 
@@ -260,6 +303,8 @@ _COLUMNS = (
     m.archive,
     _WHITE.c.name.label("white_name"),
     _BLACK.c.name.label("black_name"),
+    _rd_before(m.archive.c.white_id).label("white_rd_before"),
+    _rd_before(m.archive.c.black_id).label("black_rd_before"),
 )
 
 
@@ -427,7 +472,8 @@ class Archive:
         return max(known) if known else None
 
     def counts(self, user_id: int) -> dict[str, int]:
-        """lichess's ``count`` of a user: all finished games, rated ones, wins, losses, draws."""
+        """lichess's ``count`` of a user: all finished games, rated ones, wins, losses, draws
+        (an aborted game is in none of them)."""
         p = m.player_games
         with self.db.read() as c:
             rows = c.execute(
@@ -437,6 +483,8 @@ class Archive:
             ).all()
         out = {"all": 0, "rated": 0, "win": 0, "loss": 0, "draw": 0}
         for rated, score, count in rows:
+            if score not in ("win", "loss", "draw"):
+                continue  # an aborted game (score "none") was never played: it counts nowhere
             out["all"] += count
             if rated:
                 out["rated"] += count

@@ -146,7 +146,13 @@ def summary(game: GameView, user_id: int, now: float) -> dict[str, Any]:
     }
     clock = s.clock
     if clock is not None and color is not None:
-        out["secondsLeft"] = int(clock.remaining(color, now))
+        left = clock.remaining(color, now)
+        deadline = rnd.due(s) if mine else None
+        if deadline is not None:
+            # before the first move the clock stands still and the abort's deadline is what
+            # counts: the same time the notices give ("2 days 23 hours left"), not "3d 0h"
+            left = min(left, max(0.0, deadline - now))
+        out["secondsLeft"] = int(left)
     return out
 
 
@@ -181,11 +187,12 @@ def add_game_ratings(site: Site, full: dict[str, Any], game: GameView, now: floa
     game's kind. Runs in a worker thread."""
     archived = site.archive.one(game.id) if game.state.is_over else None
     if archived is not None and archived.white_rating is not None:
-        for side, rating, diff in (
-            ("white", archived.white_rating, archived.white_diff),
-            ("black", archived.black_rating, archived.black_diff),
+        for side, rating, diff, prov in (
+            ("white", archived.white_rating, archived.white_diff, archived.white_provisional),
+            ("black", archived.black_rating, archived.black_diff, archived.black_provisional),
         ):
-            full[side].update(rating=rating, provisional=False, ratingDiff=diff)
+            # the "?" stays when the player was provisional before the game (archive.py)
+            full[side].update(rating=rating, provisional=prov, ratingDiff=diff)
         return
     key = _perf_key(game.variant, game.speed)
     names = (("white", game.seats.white), ("black", game.seats.black))

@@ -57,11 +57,13 @@ def _player(name: str) -> str:
     return f'<a href="/@/{e(name)}">{e(name)}</a>' if name != "(deleted)" else e(name)
 
 
-def _rating(rating: int | None, diff: int | None) -> str:
+def _rating(rating: int | None, diff: int | None, provisional: bool = False) -> str:
+    """`` (1500? +12)``: the rating before the game, "?" when it was provisional, the change."""
     if rating is None:
         return ""
     sign = "+" if (diff or 0) > 0 else ""
-    return f" ({rating}{f' {sign}{diff}' if diff is not None else ''})"
+    mark = "?" if provisional else ""
+    return f" ({rating}{mark}{f' {sign}{diff}' if diff is not None else ''})"
 
 
 def end_words(termination: str, result: str) -> str:
@@ -87,8 +89,8 @@ def games_table(games: list[ArchivedGame]) -> str:
         return "<p>No games found.</p>"
     rows = "".join(
         f'<tr><td><a href="/game/{e(g.id)}">{e(g.result)}</a></td>'
-        f"<td>{_player(g.white)}{_rating(g.white_rating, g.white_diff)}</td>"
-        f"<td>{_player(g.black)}{_rating(g.black_rating, g.black_diff)}</td>"
+        f"<td>{_player(g.white)}{_rating(g.white_rating, g.white_diff, g.white_provisional)}</td>"
+        f"<td>{_player(g.black)}{_rating(g.black_rating, g.black_diff, g.black_provisional)}</td>"
         f"<td>{e(g.variant)} {e(g.speed)}{' rated' if g.rated else ''}</td>"
         f"<td>{e(end_words(g.termination, g.result))}</td>"
         f'<td><time datetime="{_iso(g.ended)}">{_iso(g.ended)[:10]}</time></td></tr>'
@@ -494,8 +496,9 @@ def game_extras(site: Site, game: GameView, actor: Actor | None) -> str:
         if row is not None:
             out += (
                 f'<p class="players">{_player(row.white)}'
-                f"{_rating(row.white_rating, row.white_diff)} – {_player(row.black)}"
-                f"{_rating(row.black_rating, row.black_diff)} · "
+                f"{_rating(row.white_rating, row.white_diff, row.white_provisional)} – "
+                f"{_player(row.black)}"
+                f"{_rating(row.black_rating, row.black_diff, row.black_provisional)} · "
                 f"{e(row.result)}</p>"
             )
         out += (

@@ -2,7 +2,7 @@
 import {test} from "node:test";
 import assert from "node:assert/strict";
 import {versionCheck} from "../../../src/emergo/web/static/page/socket.js";
-import {clockText, lineNumbers, moveNumber, otherTurn, recordDate, startPosition, statusText} from "../../../src/emergo/web/static/page/format.js";
+import {clockText, factsText, lineNumbers, moveNumber, otherTurn, recordDate, startPosition, statusText} from "../../../src/emergo/web/static/page/format.js";
 import {Tree} from "../../../src/emergo/web/static/page/tree.js";
 
 const isState = (/** @type {any} */ m) => m.type === "state";
@@ -44,6 +44,10 @@ test("the status says what the position demands, or how the game ended", () => {
   assert.match(statusText({...base, phase: "enter", moves: []}), /^White to enter a man/);
   const outcome = {result: "0-1", termination: "resignation", reason: "White resigned (R20)", winner: "black"};
   assert.equal(statusText({...base, phase: "over", moves: [], outcome}), "Game over: 0-1, White resigned (R20)");
+  // a spectator reads the position's facts, never a player's instruction (the review's item 8)
+  assert.equal(factsText({...base, phase: "capture", moves: [capture, capture]}), "White to capture 2 men (R8, R11)");
+  assert.doesNotMatch(factsText({...base, phase: "capture", moves: [capture]}), /must|chosen|choose/);
+  assert.equal(factsText({...base, phase: "enter", moves: []}), "White to enter a man");
 });
 
 /** @param {string} t */

@@ -2,6 +2,7 @@
 import {test} from "node:test";
 import assert from "node:assert/strict";
 import {abortLeft, abortWords} from "../../../src/emergo/web/static/page/online-terms.js";
+import {clockText, durationText} from "../../../src/emergo/web/static/page/format.js";
 import {challengeWords, DECLINE_CHOICES} from "../../../src/emergo/web/static/page/sitewide.js";
 
 const state = (/** @type {any} */ more) => ({moves: "", wtime: 3e5, btime: 3e5, status: "started", wdraw: false, bdraw: false, wtakeback: false, btakeback: false, turn: "white", clockRunning: null, version: 0, ...more});
@@ -16,6 +17,14 @@ test("an unstarted game counts down to its abort; a started or finished one does
   assert.equal(abortWords(14.2, "white", "white"), "15 seconds for you to play the first move, or the game is aborted");
   assert.equal(abortWords(0.5, "black", "white"), "1 second for Black to play the first move, or the game is aborted");
   assert.equal(abortWords(3, "black", null), "3 seconds for Black to play the first move, or the game is aborted");
+  // a correspondence game's: days and hours, as the notices and the lobby say it (not 259126 seconds)
+  assert.equal(abortWords(259126, "white", "white"), "2 days 23 hours for you to play the first move, or the game is aborted");
+  assert.equal(abortWords(259200, "white", "white"), "3 days for you to play the first move, or the game is aborted");
+  assert.equal(durationText(259126), "2 days 23 hours");
+  assert.equal(clockText(259126), "2d 23h"); // the lobby's: the same rounding
+  assert.equal(clockText(259199.6), "2d 23h");
+  assert.equal(durationText(259199.6), "2 days 23 hours");
+  assert.equal(durationText(5 * 60 + 59), "5 minutes");
 });
 
 test("a challenge in words for the one challenged; decline reasons are lichess's keys", () => {

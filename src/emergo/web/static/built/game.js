@@ -1,13 +1,5 @@
 // Built from static/page/ and static/board/ by tools/web-check/build.mjs: do not edit.
 import {
-  clockText,
-  moveNumber,
-  otherTurn,
-  statusText,
-  title,
-  whiteMoves
-} from "./chunk-RZNRVJAM.js";
-import {
   $,
   Socket,
   abortLeft,
@@ -17,14 +9,18 @@ import {
   buttonEl,
   changeSettings,
   clockOf,
+  clockText,
   el,
   errorText,
+  factsText,
   initOnline,
   input,
+  moveNumber,
   movesOf,
   offerOf,
   onSettings,
   other,
+  otherTurn,
   pageData,
   personEl,
   rematchFields,
@@ -36,9 +32,12 @@ import {
   settings,
   sharedPlies,
   socketPath,
+  statusText,
   timeControlText,
-  variantName
-} from "./chunk-JBFSZVVS.js";
+  title,
+  variantName,
+  whiteMoves
+} from "./chunk-H4UDQUBU.js";
 
 // ../../src/emergo/web/static/board/geometry.js
 var S = 36;
@@ -1440,6 +1439,7 @@ var GameController = class {
     this.gone = false;
     this.pending = false;
     this.unsure = null;
+    this.declined = null;
     this.commandId = 0;
     this.sent = 0;
     this.commands = /* @__PURE__ */ new Map();
@@ -1631,9 +1631,14 @@ var GameController = class {
   /** A round's event: what the state alone does not say. @param {any} event */
   event(event) {
     const mine = this.you && event.color === this.you;
-    if (event.t === "drawDeclined" && !mine) say(`${title(event.color)} declined the draw`, false);
-    else if (event.t === "takebackDeclined" && !mine) say(`${title(event.color)} declined the takeback`, false);
+    if (event.t === "drawDeclined" && !mine) this.sayDeclined(`${title(event.color)} declined the draw`);
+    else if (event.t === "takebackDeclined" && !mine) this.sayDeclined(`${title(event.color)} declined the takeback`);
     else if (event.t === "timeGiven") say("the server was away: the time is given back", false);
+  }
+  /** An answer to an offer: shown until the next move or the end (update clears it). @param {string} text */
+  sayDeclined(text) {
+    say(text, false);
+    this.declined = { text, plies: this.moves.length };
   }
   /** @param {any} msg */
   refused(msg) {
@@ -1653,6 +1658,11 @@ var GameController = class {
     const grew = !first && shared === this.moves.length && moves.length === shared + 1;
     if (shared !== moves.length || shared !== this.moves.length || !this.positions[moves.length]) await this.follow(moves, shared);
     const wasOver = !!(this.state && resultOf(this.state));
+    const declined = this.declined;
+    if (declined && (moves.length !== declined.plies || resultOf(state))) {
+      if ($("message").textContent === declined.text) say("");
+      this.declined = null;
+    }
     this.state = state;
     this.stateAt = at;
     this.pending = false;
@@ -1735,7 +1745,7 @@ var GameController = class {
     drawPlayers(data, { people: this.people, clock: this.clock, toMove: result ? null : latest ? s.turn : data.turn });
     if (result) $("status").textContent = latest ? "Game over" : `Move ${this.tree.ply} of ${this.moves.length}: → or End for the latest`;
     else if (!latest) $("status").textContent = `Move ${this.tree.ply} of ${this.moves.length}: → or End for the latest`;
-    else if (!this.you) $("status").textContent = statusText(data);
+    else if (!this.you) $("status").textContent = factsText(data);
     else $("status").textContent = s.turn === this.you ? `Your turn: ${statusText(data)}` : `Waiting for ${title(s.turn)}`;
     $("result").textContent = result ? resultLine(result) : "";
     $("result").title = result && ruleOf(result) ? `Rule ${ruleOf(result)} of Emergo` : "";
@@ -1769,7 +1779,9 @@ var GameController = class {
     const both = this.moves.length >= 2;
     buttonEl("abort").hidden = both;
     buttonEl("resign").hidden = !both;
-    buttonEl("takeback").disabled = !this.moves.length || !!offer && offer.kind === "takeback";
+    const firstMover = this.moves.length % 2 ? other(s.turn) : s.turn;
+    const yoursMade = !!you && this.moves.length >= (firstMover === you ? 1 : 2);
+    buttonEl("takeback").disabled = !yoursMade || !!offer && offer.kind === "takeback";
     buttonEl("draw").disabled = !!offer && offer.kind === "draw";
     buttonEl("draw").textContent = offer && offer.kind === "draw" && offer.by === you ? "Draw offered" : "Offer draw";
     buttonEl("takeback").textContent = offer && offer.kind === "takeback" && offer.by === you ? "Takeback asked" : "Takeback";
@@ -1783,7 +1795,7 @@ var GameController = class {
       /** @type {HTMLAnchorElement} */
       $("download")
     );
-    download.hidden = !over;
+    download.hidden = !over || result.termination === "aborted";
     download.href = `/game/export/${encodeURIComponent(this.id)}`;
     download.download = `emergo-${this.id}.egn`;
     this.showAfter(over);
@@ -1938,8 +1950,7 @@ var GameController = class {
     $("after").hidden = !over || !you;
     if (!over || !you) return;
     const opponent = this.full[other(you)];
-    const bot = !!(opponent && opponent.title === "BOT");
-    buttonEl("rematch").hidden = !opponent || opponent.name === "(deleted)" || bot;
+    buttonEl("rematch").hidden = !opponent || opponent.name === "(deleted)";
     buttonEl("rematch").disabled = !!this.rematchSent;
     buttonEl("rematch").textContent = this.rematchSent ? "Rematch offered" : "Rematch";
     const fields = rematchFields(this.full, you);

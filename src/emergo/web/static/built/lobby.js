@@ -1,13 +1,10 @@
 // Built from static/page/ and static/board/ by tools/web-check/build.mjs: do not edit.
 import {
-  clockText,
-  title
-} from "./chunk-RZNRVJAM.js";
-import {
   $,
   Socket,
   api,
   button,
+  clockText,
   el,
   errorText,
   initOnline,
@@ -19,8 +16,9 @@ import {
   socketPath,
   termsFields,
   timeControlText,
+  title,
   variantName
-} from "./chunk-JBFSZVVS.js";
+} from "./chunk-H4UDQUBU.js";
 
 // ../../src/emergo/web/static/page/lobby.js
 var REFRESH_MS = 1e4;

@@ -36,7 +36,7 @@ import {
   statusText,
   title,
   wireSetup
-} from "./chunk-I3XUVTLX.js";
+} from "./chunk-BYQIQH3L.js";
 
 // ../../src/emergo/web/static/page/review.js
 function progress(text, done, total) {
@@ -802,7 +802,7 @@ function mount(page, make) {
   return controller;
 }
 var play = null;
-var playModule = () => play = play || import("./play-QBE7TBSH.js");
+var playModule = () => play = play || import("./play-2BYLXMRQ.js");
 async function analysis(what) {
   const c = (
     /** @type {AnalysisController} */

@@ -32,6 +32,40 @@ export function statusText(data) {
 }
 
 /**
+ * The position's facts for a spectator (no instruction: he chooses nothing): `White to capture
+ * 2 men (R8, R11)`, `Black to enter a man`, `White to step a piece (R17)`. @param {PhaseData} data
+ */
+export function factsText(data) {
+  if (data.outcome) return statusText(data);
+  const who = title(data.turn);
+  if (data.phase === "capture") {
+    const best = data.moves[0] ? data.moves[0].captured || 0 : 0;
+    return `${who} to capture ${best} ${best === 1 ? "man" : "men"} (R8, R11)`;
+  }
+  if (data.phase === "enter") return `${who} to enter${data.shadow ? ` a shadowpiece of ${data.entrySize}` : " a man"}${data.attacked ? " (under attack, R15)" : ""}`;
+  return statusText(data);
+}
+
+/**
+ * A span of time in words, as the server's notices say it (online/notify.py ``_duration``, the
+ * same rounding: whole units, down): `3 days`, `2 days 23 hours`, `5 hours`, `12 minutes`,
+ * `40 seconds` (under a minute; rounded up, a countdown's way), `no time` at 0 or less.
+ * @param {number} seconds
+ */
+export function durationText(seconds) {
+  if (seconds <= 0) return "no time";
+  /** @param {number} n @param {string} word */
+  const unit = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
+  if (seconds < 60) return unit(Math.ceil(seconds), "second");
+  const minutes = Math.floor(seconds / 60);
+  const days = Math.floor(minutes / 1440);
+  const hours = Math.floor((minutes % 1440) / 60);
+  if (days) return unit(days, "day") + (hours ? ` ${unit(hours, "hour")}` : "");
+  if (hours) return unit(hours, "hour");
+  return unit(minutes % 60, "minute");
+}
+
+/**
  * An exact score from White's view in words, as the tables and proven results are told:
  * `+win47` "White wins in 47 plies", `-win1` "Black wins in 1 ply", `draw` "Draw"; null for
  * an evaluation (`+0.35`).
@@ -72,8 +106,9 @@ export function lineNumbers(ply, firstTurn, count) {
 export function clockText(seconds) {
   const t = Math.max(0, seconds);
   if (t < 10) return `0:0${t.toFixed(1)}`;
+  // a day or more: whole days and hours, rounded down as durationText and the server's notices
+  if (t >= 86400) return `${Math.floor(t / 86400)}d ${Math.floor((t % 86400) / 3600)}h`;
   const whole = Math.ceil(t);
-  if (whole >= 86400) return `${Math.floor(whole / 86400)}d ${Math.floor((whole % 86400) / 3600)}h`;
   const h = Math.floor(whole / 3600);
   const m = Math.floor((whole % 3600) / 60);
   const s = String(whole % 60).padStart(2, "0");

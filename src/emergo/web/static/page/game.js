@@ -24,7 +24,7 @@
 import {Board} from "../board/index.js";
 import {api} from "./api.js";
 import {$, buttonEl, errorText, input, say} from "./dom.js";
-import {otherTurn, statusText, title} from "./format.js";
+import {factsText, otherTurn, statusText, title} from "./format.js";
 import {Tree} from "./tree.js";
 import {MoveList} from "./movelist.js";
 import {clockLeft, drawClocks, drawPlayers, isLow} from "./players.js";
@@ -82,6 +82,8 @@ class GameController {
      * @type {{text: string, ply: number, sent: boolean}|null}
      */
     this.unsure = null;
+    /** The answer to an offer on show ("Black declined the draw") and the ply it came at. @type {{text: string, plies: number}|null} */
+    this.declined = null;
     this.commandId = 0;
     this.sent = 0;
     /** @type {Map<number, string>} */
@@ -283,9 +285,15 @@ class GameController {
   /** A round's event: what the state alone does not say. @param {any} event */
   event(event) {
     const mine = this.you && event.color === this.you;
-    if (event.t === "drawDeclined" && !mine) say(`${title(event.color)} declined the draw`, false);
-    else if (event.t === "takebackDeclined" && !mine) say(`${title(event.color)} declined the takeback`, false);
+    if (event.t === "drawDeclined" && !mine) this.sayDeclined(`${title(event.color)} declined the draw`);
+    else if (event.t === "takebackDeclined" && !mine) this.sayDeclined(`${title(event.color)} declined the takeback`);
     else if (event.t === "timeGiven") say("the server was away: the time is given back", false);
+  }
+
+  /** An answer to an offer: shown until the next move or the end (update clears it). @param {string} text */
+  sayDeclined(text) {
+    say(text, false);
+    this.declined = {text, plies: this.moves.length};
   }
 
   /** @param {any} msg */
@@ -307,6 +315,12 @@ class GameController {
     const grew = !first && shared === this.moves.length && moves.length === shared + 1;
     if (shared !== moves.length || shared !== this.moves.length || !this.positions[moves.length]) await this.follow(moves, shared);
     const wasOver = !!(this.state && resultOf(this.state));
+    // "Black declined the draw" is news of its move only: the next move (or takeback) or the end clears it
+    const declined = this.declined;
+    if (declined && (moves.length !== declined.plies || resultOf(state))) {
+      if ($("message").textContent === declined.text) say("");
+      this.declined = null;
+    }
     this.state = state;
     this.stateAt = at;
     this.pending = false;
@@ -393,7 +407,8 @@ class GameController {
     drawPlayers(data, {people: this.people, clock: this.clock, toMove: result ? null : latest ? s.turn : data.turn});
     if (result) $("status").textContent = latest ? "Game over" : `Move ${this.tree.ply} of ${this.moves.length}: → or End for the latest`;
     else if (!latest) $("status").textContent = `Move ${this.tree.ply} of ${this.moves.length}: → or End for the latest`;
-    else if (!this.you) $("status").textContent = statusText(data);
+    // a spectator gets the position's facts, not the player's instructions ("only the capturing pieces can be chosen")
+    else if (!this.you) $("status").textContent = factsText(data);
     else $("status").textContent = s.turn === this.you ? `Your turn: ${statusText(data)}` : `Waiting for ${title(s.turn)}`;
     $("result").textContent = result ? resultLine(result) : "";
     // the rule is a tooltip, not the text (a player reads who won and why)
@@ -424,7 +439,10 @@ class GameController {
     const both = this.moves.length >= 2;
     buttonEl("abort").hidden = both;
     buttonEl("resign").hidden = !both;
-    buttonEl("takeback").disabled = !this.moves.length || (!!offer && offer.kind === "takeback");
+    // a takeback needs a move of yours to take back: none before your first move
+    const firstMover = this.moves.length % 2 ? other(s.turn) : s.turn;
+    const yoursMade = !!you && this.moves.length >= (firstMover === you ? 1 : 2);
+    buttonEl("takeback").disabled = !yoursMade || (!!offer && offer.kind === "takeback");
     buttonEl("draw").disabled = !!offer && offer.kind === "draw";
     buttonEl("draw").textContent = offer && offer.kind === "draw" && offer.by === you ? "Draw offered" : "Offer draw";
     buttonEl("takeback").textContent = offer && offer.kind === "takeback" && offer.by === you ? "Takeback asked" : "Takeback";
@@ -435,7 +453,7 @@ class GameController {
     $("game-over-text").textContent = over ? resultWords(result) : "";
     $("game-over-text").title = over && ruleOf(result) ? `Rule ${ruleOf(result)} of Emergo` : "";
     const download = /** @type {HTMLAnchorElement} */ ($("download"));
-    download.hidden = !over;
+    download.hidden = !over || result.termination === "aborted"; // an aborted game has no record worth analysing
     download.href = `/game/export/${encodeURIComponent(this.id)}`;
     download.download = `emergo-${this.id}.egn`;
     this.showAfter(over);
@@ -608,8 +626,9 @@ class GameController {
     $("after").hidden = !over || !you;
     if (!over || !you) return;
     const opponent = this.full[other(you)];
-    const bot = !!(opponent && opponent.title === "BOT");
-    buttonEl("rematch").hidden = !opponent || opponent.name === "(deleted)" || bot;
+    // a house bot too: the rematch is a challenge to it with the same terms, the colours
+    // swapped, which it accepts as any challenge (the lobby's socket then opens the new game)
+    buttonEl("rematch").hidden = !opponent || opponent.name === "(deleted)";
     buttonEl("rematch").disabled = !!this.rematchSent;
     buttonEl("rematch").textContent = this.rematchSent ? "Rematch offered" : "Rematch";
     const fields = rematchFields(this.full, you);

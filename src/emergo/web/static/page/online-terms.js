@@ -17,6 +17,8 @@
  * @typedef {{result: string, termination: string, reason: string, winner: Color|null}} Result
  */
 
+import {durationText} from "./format.js";
+
 /** The site's Fischer presets (minutes, increment), lichess's quick pairings in small. */
 export const PRESETS = [[1, 0], [3, 2], [5, 3], [10, 5], [15, 10], [30, 20]];
 
@@ -156,9 +158,8 @@ export function abortLeft(state, at, now) {
 
 /** The countdown's words. @param {number} seconds @param {Color} turn @param {Color|null|undefined} you */
 export function abortWords(seconds, turn, you) {
-  const n = Math.ceil(seconds);
   const who = turn === you ? "you" : turn === "white" ? "White" : "Black";
-  return `${n} second${n === 1 ? "" : "s"} for ${who} to play the first move, or the game is aborted`;
+  return `${durationText(seconds)} for ${who} to play the first move, or the game is aborted`;
 }
 
 /**

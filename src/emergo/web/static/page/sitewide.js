@@ -56,7 +56,12 @@ class Sitewide {
     this.box.setAttribute("role", "region");
     this.box.setAttribute("aria-label", "Notices");
     this.box.setAttribute("aria-live", "polite");
-    document.body.append(this.box);
+    // On a game page the notes go right after the game panel: on a phone (online.css) they sit
+    // there in the flow, under the result and the buttons, never over them; elsewhere, and on
+    // a wide screen, they are in the corner (fixed), wherever they are in the document.
+    const panel = document.getElementById("game-panel");
+    if (panel) panel.after(this.box);
+    else document.body.append(this.box);
     const path = `/ws/online/site?csrf=${encodeURIComponent(csrf)}`;
     this.socket = new Socket(path, {reconnect: true, onMessage: (msg) => this.message(msg)});
     setInterval(() => this.socket.send({t: "ping"}), PING_MS);

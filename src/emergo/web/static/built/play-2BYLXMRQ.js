@@ -29,7 +29,7 @@ import {
   settings,
   statusText,
   title
-} from "./chunk-I3XUVTLX.js";
+} from "./chunk-BYQIQH3L.js";
 
 // ../../src/emergo/web/static/page/play.js
 var PlayController = class {

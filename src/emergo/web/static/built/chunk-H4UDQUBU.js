@@ -251,6 +251,66 @@ async function loadSettings(params) {
   if (params.has("sound")) settings.sound = params.get("sound") === "1";
 }
 
+// ../../src/emergo/web/static/page/format.js
+var title = (color) => color[0].toUpperCase() + color.slice(1);
+function statusText(data) {
+  if (data.outcome) return `Game over: ${data.outcome.result}, ${data.outcome.reason}`;
+  const who = title(data.turn);
+  if (data.phase === "capture") {
+    const best = data.moves[0] ? data.moves[0].captured || 0 : 0;
+    const tied = data.moves.length > 1 ? `; ${data.moves.length} routes tie: choose one landing by landing` : "";
+    return `${who} must capture ${best} ${best === 1 ? "man" : "men"} (R8, R11): only the capturing pieces can be chosen${tied}`;
+  }
+  if (data.phase === "enter") {
+    const attacked = data.attacked ? " (under attack: any vacant square, R15)" : "";
+    return `${who} to enter${data.shadow ? ` a shadowpiece of ${data.entrySize}` : " a man"}: ${data.moves.length} squares may be entered${attacked}`;
+  }
+  return `${who} to step a piece (R17)`;
+}
+function factsText(data) {
+  if (data.outcome) return statusText(data);
+  const who = title(data.turn);
+  if (data.phase === "capture") {
+    const best = data.moves[0] ? data.moves[0].captured || 0 : 0;
+    return `${who} to capture ${best} ${best === 1 ? "man" : "men"} (R8, R11)`;
+  }
+  if (data.phase === "enter") return `${who} to enter${data.shadow ? ` a shadowpiece of ${data.entrySize}` : " a man"}${data.attacked ? " (under attack, R15)" : ""}`;
+  return statusText(data);
+}
+function durationText(seconds) {
+  if (seconds <= 0) return "no time";
+  const unit = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
+  if (seconds < 60) return unit(Math.ceil(seconds), "second");
+  const minutes2 = Math.floor(seconds / 60);
+  const days = Math.floor(minutes2 / 1440);
+  const hours = Math.floor(minutes2 % 1440 / 60);
+  if (days) return unit(days, "day") + (hours ? ` ${unit(hours, "hour")}` : "");
+  if (hours) return unit(hours, "hour");
+  return unit(minutes2 % 60, "minute");
+}
+function moveNumber(ply, firstTurn) {
+  const slot = ply - 1 + (firstTurn === "white" ? 0 : 1);
+  return `${Math.floor(slot / 2) + 1}${slot % 2 ? "..." : "."}`;
+}
+var whiteMoves = (ply, firstTurn) => (ply - 1 + (firstTurn === "white" ? 0 : 1)) % 2 === 0;
+function clockText(seconds) {
+  const t = Math.max(0, seconds);
+  if (t < 10) return `0:0${t.toFixed(1)}`;
+  if (t >= 86400) return `${Math.floor(t / 86400)}d ${Math.floor(t % 86400 / 3600)}h`;
+  const whole = Math.ceil(t);
+  const h = Math.floor(whole / 3600);
+  const m = Math.floor(whole % 3600 / 60);
+  const s = String(whole % 60).padStart(2, "0");
+  return h ? `${h}:${String(m).padStart(2, "0")}:${s}` : `${m}:${s}`;
+}
+function otherTurn(position) {
+  const words = position.split(" ");
+  const k = words[0] === "w" || words[0] === "b" ? 0 : 1;
+  if (words[k] !== "w" && words[k] !== "b") return null;
+  words[k] = words[k] === "w" ? "b" : "w";
+  return words.join(" ");
+}
+
 // ../../src/emergo/web/static/page/online-terms.js
 var UNLIMITED_MS = 2147483647;
 function termsFields(form) {
@@ -339,9 +399,8 @@ function abortLeft(state, at, now) {
   return Math.max(0, (e.millisToMove - e.idleMillis - (now - at)) / 1e3);
 }
 function abortWords(seconds, turn, you) {
-  const n = Math.ceil(seconds);
   const who = turn === you ? "you" : turn === "white" ? "White" : "Black";
-  return `${n} second${n === 1 ? "" : "s"} for ${who} to play the first move, or the game is aborted`;
+  return `${durationText(seconds)} for ${who} to play the first move, or the game is aborted`;
 }
 function rematchFields(full, you) {
   const out = { variant: full.variant.key, rated: !!full.rated, color: other(you) };
@@ -385,7 +444,9 @@ var Sitewide = class {
     this.box.setAttribute("role", "region");
     this.box.setAttribute("aria-label", "Notices");
     this.box.setAttribute("aria-live", "polite");
-    document.body.append(this.box);
+    const panel = document.getElementById("game-panel");
+    if (panel) panel.after(this.box);
+    else document.body.append(this.box);
     const path = `/ws/online/site?csrf=${encodeURIComponent(csrf)}`;
     this.socket = new Socket(path, { reconnect: true, onMessage: (msg) => this.message(msg) });
     setInterval(() => this.socket.send({ t: "ping" }), PING_MS);
@@ -602,6 +663,13 @@ export {
   onSettings,
   boardSettings,
   changeSettings,
+  title,
+  statusText,
+  factsText,
+  moveNumber,
+  whiteMoves,
+  clockText,
+  otherTurn,
   termsFields,
   timeControlText,
   variantName,

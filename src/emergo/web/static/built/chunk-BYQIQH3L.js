@@ -256,8 +256,8 @@ function lineNumbers(ply, firstTurn, count2) {
 function clockText(seconds) {
   const t = Math.max(0, seconds);
   if (t < 10) return `0:0${t.toFixed(1)}`;
+  if (t >= 86400) return `${Math.floor(t / 86400)}d ${Math.floor(t % 86400 / 3600)}h`;
   const whole = Math.ceil(t);
-  if (whole >= 86400) return `${Math.floor(whole / 86400)}d ${Math.floor(whole % 86400 / 3600)}h`;
   const h = Math.floor(whole / 3600);
   const m = Math.floor(whole % 3600 / 60);
   const s = String(whole % 60).padStart(2, "0");
