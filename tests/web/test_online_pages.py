@@ -172,6 +172,9 @@ class Person:
         self.page.click("form button[type=submit]")
         self.page.wait_for_url(f"{self.online.url}/")
         self.page.wait_for_selector("html[data-ready='1']")
+        # the lobby's socket open: a game that starts from now on is opened by the lobby
+        # (``game_page(taken=True)``); one that started before shows in its lists only
+        self.page.wait_for_selector("html[data-live='1']")
 
     def login(self) -> None:
         self.page.goto(f"{self.online.url}/login")
@@ -180,6 +183,9 @@ class Person:
         self.page.click("main form button[type=submit]")
         self.page.wait_for_url(f"{self.online.url}/")
         self.page.wait_for_selector("html[data-ready='1']")
+        # the lobby's socket open: a game that starts from now on is opened by the lobby
+        # (``game_page(taken=True)``); one that started before shows in its lists only
+        self.page.wait_for_selector("html[data-live='1']")
 
     def game_page(self, game_id: str, *, taken: bool = False) -> None:
         """The game's page: opened, or loaded where the lobby took us (``taken``: a game of

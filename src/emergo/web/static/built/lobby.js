@@ -33,6 +33,7 @@ var Lobby = class {
       reconnect: true,
       onMessage: (msg) => this.message(msg),
       onStatus: (status) => {
+        document.documentElement.dataset.live = status === "open" ? "1" : "0";
         if (status === "open" && this.signedIn) this.refresh();
       }
     });

@@ -39,6 +39,9 @@ class Lobby {
       reconnect: true,
       onMessage: (msg) => this.message(msg),
       onStatus: (status) => {
+        // whether the lobby hears its events now (a game started before it did shows in the
+        // lists the refresh fetches, not by going to it); tests wait for it
+        document.documentElement.dataset.live = status === "open" ? "1" : "0";
         if (status === "open" && this.signedIn) this.refresh();
       },
     });
