@@ -72,7 +72,9 @@ static void history_add(ordering_t *o, int color, const move_t *m, int bonus)
     int to = m->kind == MK_STEP ? m->path[1] : m->path[0];
     int *h = &o->history[color][m->path[0]][to];
     /* Gravity: entries saturate at HISTORY_MAX and decay towards new evidence. */
-    *h += bonus - *h * (bonus < 0 ? -bonus : bonus) / HISTORY_MAX;
+    /* The product in 64 bits: an entry pushed past HISTORY_MAX by many bonuses in one long
+     * search times a bonus overflowed int (UBSan, depth 20 on 7x7); same value otherwise. */
+    *h += bonus - (int)((long long)*h * (bonus < 0 ? -bonus : bonus) / HISTORY_MAX);
 }
 
 void order_cutoff(ordering_t *o, int color, const move_t *best, const move_t *tried, size_t ntried,
