@@ -270,7 +270,7 @@ def _archived(row: Any) -> ArchivedGame:
 
 def _was_provisional(rating: int | None, rd_before: float | None) -> bool:
     """A rated game's player was provisional: no rated game of this rating before (a fresh
-    rating's deviation, 350) or the deviation after the previous one 110 or more."""
+    rating's deviation, 500) or the deviation after the previous one 110 or more."""
     if rating is None:
         return False
     return rd_before is None or rd_before >= PROVISIONAL_DEVIATION
