@@ -11,10 +11,12 @@ tests).
 from __future__ import annotations
 
 import importlib.util
+from pathlib import Path
+from typing import Any
 
 _KERNEL = "emergo._kernel"
 _NEEDS = {
-    "src/emergo/kernel.py": (_KERNEL,),
+    "src/emergo/kernel": (_KERNEL,),
     "src/emergo/mcts.py": (_KERNEL,),
     "src/emergo/differential.py": (_KERNEL,),
     "src/emergo/selfplay.py": (_KERNEL,),
@@ -40,3 +42,30 @@ def _missing(name: str) -> bool:
 
 
 collect_ignore = [module for module, needs in _NEEDS.items() if any(map(_missing, needs))]
+
+
+# The tests' support code: fixtures and their helpers, as plugins (tests/plugins/); no test
+# module imports another.
+pytest_plugins = [
+    "tests.plugins.processes",
+    "tests.plugins.common",
+    "tests.plugins.postgres",
+    "tests.plugins.site",
+    "tests.plugins.smtp",
+    "tests.plugins.browser",
+    "tests.plugins.site_pages",
+]
+
+_FOLDER_MARKS = {"browser": "browser", "system": "system"}
+"""Test folders whose tests carry a mark: ``-m "not browser and not system"`` is the fast loop."""
+
+
+def pytest_collection_modifyitems(items: list[Any]) -> None:
+    import pytest
+
+    for item in items:
+        parts = Path(str(item.fspath)).parts
+        if "tests" in parts:
+            folder = parts[parts.index("tests") + 1]
+            if folder in _FOLDER_MARKS:
+                item.add_marker(getattr(pytest.mark, _FOLDER_MARKS[folder]))

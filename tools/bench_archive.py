@@ -3,7 +3,7 @@
 A script, not a test.  It makes a database of generated finished games (default 100,000 among
 2,000 players, over two years, every variant and speed, a third of them rated, rating history
 for the rated ones), on SQLite (a file in a temporary folder) and on PostgreSQL (a server of its
-own, tests/online/pg.py, durable), then times what the site does for a reader:
+own, tests/plugins/postgres.py, durable), then times what the site does for a reader:
 
 * the archive's search (``Archive.search``, the page ``/games``): newest first; one variant
   and speed; one result; one month; one player; one player against one opponent; a player's
@@ -41,10 +41,10 @@ from sqlalchemy import insert, text  # noqa: E402
 from emergo import round as rnd  # noqa: E402
 from emergo.board import Board  # noqa: E402
 from emergo.clock import TimeControl  # noqa: E402
-from emergo.online import models as m  # noqa: E402
-from emergo.online.archive import Query  # noqa: E402
-from emergo.online.config import Config  # noqa: E402
-from emergo.online.site import Site  # noqa: E402
+from emergo.server.archive.search import Query  # noqa: E402
+from emergo.server.core import models as m  # noqa: E402
+from emergo.server.core.config import Config  # noqa: E402
+from emergo.server.site import Site  # noqa: E402
 
 DAY = 86400.0
 INDEXES = [
@@ -234,8 +234,8 @@ def timed(runs: int, make: Callable[[random.Random], Callable[[], Any]]) -> tupl
 
 
 def measure(site: Site, players: int, runs: int) -> list[tuple[str, float, float]]:
-    from emergo.web.online_api import record_text
-    from emergo.web.online_player_pages import _profile_body
+    from emergo.server.archive.http import record_text
+    from emergo.server.user.pages import _profile_body
 
     archive = site.archive
     t_end = time.time()
@@ -348,7 +348,7 @@ def main() -> None:
         with tempfile.TemporaryDirectory() as folder:
             run("SQLite", f"sqlite:///{folder}/archive.sqlite3", args)
     if args.db in ("postgresql", "both"):
-        from tests.online.pg import Cluster, binaries
+        from tests.plugins.postgres import Cluster, binaries
 
         found = binaries()
         if found is None:

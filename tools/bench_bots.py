@@ -29,8 +29,8 @@ from pathlib import Path
 import httpx2 as httpx
 
 from emergo import Board
-from emergo.online.config import Config
-from emergo.online.site import Site
+from emergo.server.core.config import Config
+from emergo.server.site import Site
 
 
 def free_port() -> int:
@@ -126,6 +126,7 @@ def main() -> None:
             "emergo",
             "serve",
             "--online",
+            "--no-house-bots",
             "--db",
             db,
             "--port",

@@ -3,7 +3,7 @@ WebSockets, against 1, 2 and 4 ``emergo serve --online`` processes on one Postgr
 through nginx with the shipped config (deploy/nginx/emergo.conf).
 
 A script, not a test: it prints figures.  Each pair of players plays live games (600+5, random
-legal moves) back to back; each player holds the game's socket (``/ws/online/game/{id}``, a
+legal moves) back to back; each player holds the game's socket (``/ws/game/{id}``, a
 token) and sends its moves on it.  Directly, White's socket is on process i and Black's on the
 next (every move crosses processes through PostgreSQL and LISTEN/NOTIFY); through nginx, nginx
 spreads them.  The round trip is from the mover sending its move to the opponent's socket
@@ -37,11 +37,11 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 import httpx2 as httpx  # noqa: E402
-from tests.online.pg import Cluster, binaries, free_port  # noqa: E402
+from tests.plugins.postgres import Cluster, binaries, free_port  # noqa: E402
 from websockets.asyncio.client import connect  # noqa: E402
 
 from emergo import Board  # noqa: E402
-from emergo.online.config import Limits  # noqa: E402
+from emergo.server.core.config import Limits  # noqa: E402
 
 CLK_TCK = os.sysconf("SC_CLK_TCK")
 
@@ -169,7 +169,7 @@ async def pair(
             sent: dict[int, float] = {}
             players = []
             for i, color in enumerate(("white", "black")):
-                ws = bases[i].replace("http", "ws", 1) + f"/ws/online/game/{game}"
+                ws = bases[i].replace("http", "ws", 1) + f"/ws/game/{game}"
                 players.append(Player(ws, tokens[i], color, sent, stats, seed * 1000 + n + i))
             try:
                 await asyncio.gather(*(p.play(stop, ssl) for p in players))
@@ -196,7 +196,15 @@ def start_servers(
             command += [str(ROOT / ".venv" / "bin" / "emergo")]
         else:
             command += ["-m", "emergo"]
-        command += ["serve", "--online", "--config", str(config), "--port", str(port)]
+        command += [
+            "serve",
+            "--online",
+            "--no-house-bots",
+            "--config",
+            str(config),
+            "--port",
+            str(port),
+        ]
         servers.append(
             subprocess.Popen(
                 [*command, "--db", url, "--no-browser"],
@@ -222,8 +230,8 @@ def start_servers(
 def run(cluster: Cluster, args: argparse.Namespace, processes: int, via_nginx: bool) -> bool:
     name = f"bench_{processes}_{'nginx' if via_nginx else 'direct'}"
     url = cluster.create_database(name)
-    from emergo.online.config import Config
-    from emergo.online.site import Site
+    from emergo.server.core.config import Config
+    from emergo.server.site import Site
 
     site = Site.open(Config(db=url, argon2_time_cost=1, argon2_memory_kib=64), migrate=True)
     tokens, names = [], []
@@ -247,7 +255,7 @@ def run(cluster: Cluster, args: argparse.Namespace, processes: int, via_nginx: b
         if via_nginx:
             import ssl as ssl_module
 
-            from tests.online.test_deploy import Deployment
+            from tests.system.test_deploy import Deployment
 
             (work / "nginx").mkdir()
             nginx = Deployment(work / "nginx", url)

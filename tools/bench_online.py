@@ -1,19 +1,51 @@
-"""Benchmark of the online site (issue 19): simulated players in live games on PostgreSQL.
+"""Benchmark of the online site (issues 19 and 27): live games on PostgreSQL, CPU a move.
 
-A script, not a test.  It starts a PostgreSQL server of its own (tests/online/pg.py; durable:
-fsync on), migrates a database, makes the accounts, starts 1 or 2 ``emergo serve --online``
-processes on loopback and plays live games between pairs of players over the Board API: each
-player reads its game stream on its own process and posts its moves there; with 2 processes
-White plays on the first and Black on the second, so every move crosses processes through the
-database and LISTEN/NOTIFY.  Printed: games, moves, moves/s, the round trip of a move to the
-opponent (the mover's POST sent -> the opponent's stream has the new state) p50/p99/max,
-errors (must be 0), and the server processes' CPU a move (user + system from /proc).
+A script, not a test.  It starts a PostgreSQL server of its own (tests/plugins/postgres.py;
+durable: fsync on; ``pg_stat_statements`` loaded), and for each source tree asked for (this
+checkout by default; ``--tree NAME=PATH`` adds another, say the code before a change, so that
+both are measured in one run on one machine) and each process count (``--processes 1 2 4``):
+migrates a database of its own, makes the accounts, starts that many ``emergo serve --public``
+processes on loopback and plays live games between pairs of players over the Board API.  Each
+player reads its game stream on its own process and posts its moves there; with 2 or more
+processes White plays on one and Black on the next, so every move crosses processes through the
+database and LISTEN/NOTIFY.  Printed for each: moves/s, the round trip of a move to the opponent
+(the mover's POST sent -> the opponent's stream has the new state) p50/p99, errors (must be 0),
+the server processes' CPU a move and the database backends' CPU a move (user + system from
+/proc), statements and transactions a move (``pg_stat_statements`` and ``pg_stat_database``).
 
-    .venv/bin/python tools/bench_online.py --processes 1 --games 8 --seconds 30
-    .venv/bin/python tools/bench_online.py --processes 2 --games 8 --seconds 30
+And the floors, in the same run: a do-nothing Starlette POST on h11 and on httptools + uvloop
+(server CPU a request), and one psycopg statement that does a move's writes (client and
+backend CPU a statement).  Absolute figures depend on the machine and how busy it is (the load
+average is printed); the ratios are what carries over.
 
-The target is a p99 under 50 ms on an idle machine: say how busy the machine was (the load
-average is printed) with the figures.
+    .venv/bin/python tools/bench_online.py --processes 1 2 4 --games 8 --seconds 20
+    .venv/bin/python tools/bench_online.py --tree before=/tmp/emergo-before --rounds 2
+
+A tree other than this checkout is a source folder with its kernel built in place
+(``python setup.py build_ext --inplace``); it runs with this virtual environment's packages, but
+without httptools and uvloop unless ``--tree-fast`` (code from before issue 27 would otherwise
+get them from uvicorn's automatic choice).
+
+Figures of one run (2026-12-02 02:37-02:44 UTC, the shared 2-core machine at a load average of
+17 at the start and 28 at the end, the suite running beside it; before = main at 22132ad, this
+= branch lean at 0d8350e; ``--processes 1 2 --games 8 --seconds 15 --tree
+before=/tmp/lean_before --tree-fast``):
+
+| a move, 1 process, 8 games | this | before | ratio |
+|---|---|---|---|
+| server CPU | 3.42 ms | 11.39 ms | 0.30 |
+| PostgreSQL backends' CPU | 1.29 ms | 1.91 ms | 0.68 |
+| statements / transactions | 1.9 / 1.5 | 11.9 / 9.6 | 0.16 / 0.16 |
+| moves a second | 24.5 | 14.9 | 1.64 |
+| round trip to the opponent, p50 / p99 | 125 / 779 ms | 205 / 836 ms | 0.61 / 0.93 |
+
+With 2 processes this tree played 23.0 moves/s at 5.68 ms of server CPU and 1.62 ms of
+PostgreSQL CPU a move (2.2 statements, 1.8 transactions), round trip p50 / p99 178 / 472 ms, no
+error; the tree before played no move at 2 processes in that run (its figures are void).  The
+floors of the same run: a do-nothing Starlette POST 0.39 ms on h11 and 0.26 ms on httptools +
+uvloop; one psycopg statement of a move's writes 0.24 ms client, 0.35 ms backend.  Issue 27's
+target (1.5 ms server, 0.7 ms PostgreSQL a move) is not reached on a machine this busy: server
+CPU a move is 13 times a do-nothing POST here (the prototype measured 4 times on a quieter one).
 """
 
 from __future__ import annotations
@@ -26,8 +58,10 @@ import signal
 import statistics
 import subprocess
 import sys
+import tempfile
 import threading
 import time
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -35,17 +69,80 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 import httpx2 as httpx  # noqa: E402
-from tests.online.pg import Cluster, binaries, free_port  # noqa: E402
+from tests.plugins.postgres import Cluster, binaries, free_port  # noqa: E402
 
 from emergo import Board  # noqa: E402
 
 CLK_TCK = os.sysconf("SC_CLK_TCK")
+SHOW_STATEMENTS = False
+PROFILE = ""
 
 
 def cpu_seconds(pid: int) -> float:
-    """User + system CPU seconds of a process and its threads."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    """User + system CPU seconds of a process and its threads (0 when it is gone)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
     return (int(fields[11]) + int(fields[12])) / CLK_TCK
+
+
+def backends(database: str) -> dict[int, float]:
+    """The CPU seconds of every PostgreSQL backend serving ``database``, by process id."""
+    out: dict[int, float] = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            command = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode()
+        except OSError:
+            continue
+        if command.startswith("postgres: ") and f" {database} " in command:
+            out[int(entry.name)] = cpu_seconds(int(entry.name))
+    return out
+
+
+def backend_cpu(before: dict[int, float], after: dict[int, float]) -> float:
+    """CPU spent between two :func:`backends` readings (a backend started since counts whole)."""
+    return sum(t - before.get(pid, 0.0) for pid, t in after.items())
+
+
+# --- the statements and transactions of a database ----------------------------------------------
+
+
+def top_statements(admin_url: str, database: str, n: int = 12) -> list[tuple[int, str]]:
+    """The statements run most often on ``database`` (calls, text)."""
+    import psycopg
+
+    with psycopg.connect(admin_url, autocommit=True) as c:
+        rows = c.execute(
+            "SELECT calls, query FROM pg_stat_statements s JOIN pg_database d ON d.oid = s.dbid "
+            "WHERE d.datname = %s ORDER BY calls DESC LIMIT %s",
+            (database, n),
+        ).fetchall()
+    return [(int(calls), " ".join(query.split())[:150]) for calls, query in rows]
+
+
+def counters(admin_url: str, database: str) -> tuple[int, int]:
+    """(statements, transactions) run so far on ``database`` (BEGIN/COMMIT not statements)."""
+    import psycopg
+
+    with psycopg.connect(admin_url, autocommit=True) as c:
+        statements = c.execute(
+            "SELECT coalesce(sum(calls), 0) FROM pg_stat_statements s "
+            "JOIN pg_database d ON d.oid = s.dbid WHERE d.datname = %s "
+            "AND s.query NOT IN ('BEGIN', 'COMMIT', 'ROLLBACK', 'begin', 'commit', 'rollback')",
+            (database,),
+        ).fetchone()
+        c.execute("SELECT pg_stat_clear_snapshot()")
+        xacts = c.execute(
+            "SELECT xact_commit + xact_rollback FROM pg_stat_database WHERE datname = %s",
+            (database,),
+        ).fetchone()
+    return int(statements[0] if statements else 0), int(xacts[0] if xacts else 0)
+
+
+# --- the players ---------------------------------------------------------------------------------
 
 
 class Stats:
@@ -79,11 +176,9 @@ class PlayerThread(threading.Thread):
         self.base, self.token, self.game, self.color = base, token, game, color
         self.stats, self.sent, self.stop_all = stats, sent, stop
         self.rng = random.Random(seed)
-        self.http = httpx.Client(base_url=base, timeout=30, headers=self.auth)
-
-    @property
-    def auth(self) -> dict[str, str]:
-        return {"Authorization": f"Bearer {self.token}"}
+        self.http = httpx.Client(
+            base_url=base, timeout=30, headers={"Authorization": f"Bearer {token}"}
+        )
 
     def run(self) -> None:
         board = Board()
@@ -97,8 +192,7 @@ class PlayerThread(threading.Thread):
                     state = data.get("state") if data.get("type") == "gameFull" else data
                     if state is None or state.get("type") != "gameState":
                         continue
-                    version = state["version"]
-                    key = (self.game, version)
+                    key = (self.game, len(state["moves"].split()))
                     with self.stats.lock:
                         start = self.sent.pop(key, None)
                         if start is not None:
@@ -108,20 +202,20 @@ class PlayerThread(threading.Thread):
                         board.push(board.parse_move(text))
                     if state["status"] != "started":
                         return
-                    if state["turn"] == self.color and not self.stop_all.is_set():
-                        self.move(board, version)
                     if self.stop_all.is_set():
-                        self.http.post(f"/api/board/game/{self.game}/resign")
+                        if state["turn"] == self.color:
+                            self.http.post(f"/api/board/game/{self.game}/resign")
                         return
+                    if state["turn"] == self.color:
+                        self.move(board)
         except Exception as e:
             if not self.stop_all.is_set():
                 self.stats.error(f"{self.color} {self.game}: {type(e).__name__}: {e}")
 
-    def move(self, board: Board, version: int) -> None:
-        legal = [str(m) for m in board.legal_moves]
-        text = self.rng.choice(legal)
+    def move(self, board: Board) -> None:
+        text = self.rng.choice([str(m) for m in board.legal_moves])
         with self.stats.lock:
-            self.sent[(self.game, version + 1)] = time.perf_counter()
+            self.sent[(self.game, len(board.move_stack) + 1)] = time.perf_counter()
         r = self.http.post(f"/api/board/game/{self.game}/move/{text}")
         if r.status_code != 200:
             self.stats.error(f"move {text}: {r.status_code} {r.text[:100]}")
@@ -131,20 +225,20 @@ class PlayerThread(threading.Thread):
 
 
 def pair(
-    bases: list[str],
+    bases: tuple[str, str],
     tokens: tuple[str, str],
     names: tuple[str, str],
     stats: Stats,
     stop: threading.Event,
     seed: int,
 ) -> None:
-    """Games between two players until the time is up: White on the first process."""
-    white_base, black_base = bases[0], bases[-1]
+    """Games between two players until the time is up: White on the first base."""
+    white_base, black_base = bases
     sent: dict[Any, float] = {}
     n = 0
+    w = httpx.Client(base_url=white_base, headers={"Authorization": f"Bearer {tokens[0]}"})
+    b = httpx.Client(base_url=black_base, headers={"Authorization": f"Bearer {tokens[1]}"})
     while not stop.is_set():
-        w = httpx.Client(base_url=white_base, headers={"Authorization": f"Bearer {tokens[0]}"})
-        b = httpx.Client(base_url=black_base, headers={"Authorization": f"Bearer {tokens[1]}"})
         r = w.post(
             f"/api/challenge/{names[1]}",
             data={"clock.limit": 600, "clock.increment": 5, "color": "white"},
@@ -156,7 +250,8 @@ def pair(
         if r.status_code != 200:
             stats.error(f"accept: {r.status_code} {r.text[:100]}")
             return
-        game = r.json()["gameId"]
+        answer = r.json()
+        game = answer.get("gameId") or answer.get("id")
         players = [
             PlayerThread(white_base, tokens[0], game, "white", stats, sent, stop, seed * 1000 + n),
             PlayerThread(
@@ -177,58 +272,105 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--processes", type=int, choices=(1, 2), default=2)
-    parser.add_argument("--games", type=int, default=8, help="games played at once")
-    parser.add_argument("--seconds", type=float, default=30.0)
-    args = parser.parse_args()
-    found = binaries()
-    if found is None:
-        print("PostgreSQL is not installed (apt-get install postgresql)", file=sys.stderr)
-        return 1
-    cluster = Cluster(found, durable=True)
-    servers: list[subprocess.Popen[bytes]] = []
-    try:
-        url = cluster.create_database("bench")
-        from emergo.online.config import Config
-        from emergo.online.site import Site
+# --- one measurement -----------------------------------------------------------------------------
 
-        site = Site.open(Config(db=url, argon2_time_cost=1, argon2_memory_kib=64), migrate=True)
-        tokens, names = [], []
-        for i in range(2 * args.games):
-            user = site.users.create(f"p{i}", None)
-            tokens.append(site.tokens.create(user.id))
-            names.append(f"p{i}")
-        site.close()
-        bases = []
-        config = ROOT / "tools" / ".bench_online.toml"
-        config.write_text("[limits]\nmoves_per_second = 100000\nchallenges_per_minute = 100000\n")
-        for _ in range(args.processes):
+
+@dataclass
+class Result:
+    tree: str
+    processes: int
+    games: int
+    seconds: float
+    moves: int
+    server_cpu: float
+    pg_cpu: float
+    statements: int
+    transactions: int
+    round_trips: list[float] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+
+    def line(self) -> str:
+        n = max(self.moves, 1)
+        rt = sorted(x * 1000 for x in self.round_trips)
+        trip = (
+            f"p50 {statistics.median(rt):6.1f} p99 {percentile(rt, 0.99):6.1f}"
+            if rt
+            else "p50      - p99      -"
+        )
+        return (
+            f"{self.tree:>8} {self.processes:>2} proc {self.games:>3} games "
+            f"{self.moves / self.seconds:7.1f} moves/s  "
+            f"server {1000 * self.server_cpu / n:6.2f} ms  "
+            f"pg {1000 * self.pg_cpu / n:5.2f} ms  statements {self.statements / n:5.1f}  "
+            f"transactions {self.transactions / n:4.1f}  round trip ms {trip}  "
+            f"errors {len(self.errors)}"
+        )
+
+
+def environment(tree: Path, fast: bool) -> dict[str, str]:
+    env = dict(os.environ)
+    paths = [str(tree / "src")]
+    if not fast:
+        blocker = Path(tempfile.gettempdir()) / "emergo-bench-no-fast"
+        for name in ("httptools", "uvloop"):
+            (blocker / name).mkdir(parents=True, exist_ok=True)
+            (blocker / name / "__init__.py").write_text(f"raise ImportError('{name} blocked')\n")
+        paths.insert(0, str(blocker))
+    env["PYTHONPATH"] = os.pathsep.join(paths)
+    return env
+
+
+_SETUP = """
+import json, sys
+from emergo.server.core.config import Config
+from emergo.server.site import Site
+site = Site.open(Config(db=sys.argv[1], argon2_time_cost=1, argon2_memory_kib=64), migrate=True)
+out = []
+for i in range(int(sys.argv[2])):
+    user = site.users.create(f"p{i}", None)
+    out.append([f"p{i}", site.tokens.create(user.id)])
+site.close()
+print(json.dumps(out))
+"""
+
+
+def measure(
+    cluster: Cluster,
+    name: str,
+    tree: Path,
+    fast: bool,
+    processes: int,
+    games: int,
+    seconds: float,
+) -> Result:
+    database = f"bench_{name}_{processes}_{random.randrange(10**6)}"
+    url = cluster.create_database(database)
+    env = environment(tree, fast)
+    made = subprocess.run(
+        [sys.executable, "-c", _SETUP, url, str(2 * games)],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    accounts = json.loads(made.stdout)
+    config = Path(tempfile.mkdtemp()) / "bench.toml"
+    config.write_text("[limits]\nmoves_per_second = 100000\nchallenges_per_minute = 100000\n")
+    servers: list[subprocess.Popen[bytes]] = []
+    bases: list[str] = []
+    try:
+        for _ in range(processes):
             port = free_port()
+            command = [sys.executable, "-m", "emergo", "serve", "--public", "--no-house-bots"]
+            command += ["--db", url, "--port", str(port), "--no-browser", "--config", str(config)]
             servers.append(
                 subprocess.Popen(
-                    [
-                        sys.executable,
-                        "-m",
-                        "emergo",
-                        "serve",
-                        "--online",
-                        "--db",
-                        url,
-                        "--port",
-                        str(port),
-                        "--no-browser",
-                        "--config",
-                        str(config),
-                    ],
-                    stdout=subprocess.DEVNULL,
-                    stderr=subprocess.DEVNULL,
+                    command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
                 )
             )
             bases.append(f"http://127.0.0.1:{port}")
         for base in bases:
-            deadline = time.monotonic() + 30
+            deadline = time.monotonic() + 60
             while True:
                 try:
                     if httpx.get(f"{base}/api/health", timeout=1).status_code == 200:
@@ -238,55 +380,69 @@ def main() -> int:
                 if time.monotonic() > deadline:
                     raise SystemExit(f"the server at {base} did not start")
                 time.sleep(0.1)
-        config.unlink()
         stats = Stats()
         stop = threading.Event()
-        cpu_before = sum(cpu_seconds(s.pid) for s in servers)
-        load_before = os.getloadavg()
-        started = time.monotonic()
         threads = [
             threading.Thread(
                 target=pair,
                 args=(
-                    bases,
-                    (tokens[2 * i], tokens[2 * i + 1]),
-                    (names[2 * i], names[2 * i + 1]),
+                    (bases[i % processes], bases[(i + 1) % processes]),
+                    (accounts[2 * i][1], accounts[2 * i + 1][1]),
+                    (accounts[2 * i][0], accounts[2 * i + 1][0]),
                     stats,
                     stop,
                     i,
                 ),
                 daemon=True,
             )
-            for i in range(args.games)
+            for i in range(games)
         ]
         for t in threads:
             t.start()
-        time.sleep(args.seconds)
-        stop.set()
-        elapsed = time.monotonic() - started
-        moves = stats.moves
+        time.sleep(min(3.0, seconds / 5))  # the games under way before the measurement
+        cpu_before = sum(cpu_seconds(s.pid) for s in servers)
+        pg_before = backends(database)
+        counted_before = counters(cluster.url(), database)
+        moves_before = stats.moves
+        with stats.lock:
+            stats.round_trips.clear()
+        started = time.monotonic()
+        spy = None
+        if PROFILE:  # py-spy on the first server process (pip install py-spy)
+            out = f"{PROFILE}-{name}-{processes}.txt"
+            spy = subprocess.Popen(
+                ["py-spy", "record", "--pid", str(servers[0].pid), "--duration", str(int(seconds)),
+                 "--format", "raw", "--nonblocking", "--gil", "-o", out],
+                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            )  # fmt: skip
+        time.sleep(seconds)
+        if spy is not None:
+            spy.wait(60)
+        moves = stats.moves - moves_before
         cpu = sum(cpu_seconds(s.pid) for s in servers) - cpu_before
+        pg = backend_cpu(pg_before, backends(database))
+        counted_after = counters(cluster.url(), database)
+        elapsed = time.monotonic() - started
+        if SHOW_STATEMENTS:
+            for calls, query in top_statements(cluster.url(), database):
+                print(f"    {calls:>7}  {query}")
+        trips = list(stats.round_trips)
+        stop.set()
         for t in threads:
             t.join(30)
-        rt = [x * 1000 for x in stats.round_trips]
-        print(
-            f"processes {args.processes}, games at once {args.games}, {elapsed:.1f} s, "
-            f"load average {load_before[0]:.1f} -> {os.getloadavg()[0]:.1f}"
+        return Result(
+            tree=name,
+            processes=processes,
+            games=games,
+            seconds=elapsed,
+            moves=moves,
+            server_cpu=cpu,
+            pg_cpu=pg,
+            statements=counted_after[0] - counted_before[0] - 3,  # the measurement's own
+            transactions=counted_after[1] - counted_before[1] - 2,
+            round_trips=trips,
+            errors=stats.errors,
         )
-        print(f"games finished {stats.games}, moves {moves}, {moves / elapsed:.1f} moves/s")
-        if rt:
-            print(
-                f"round trip to the opponent: p50 {statistics.median(rt):.1f} ms, "
-                f"p99 {percentile(rt, 0.99):.1f} ms, max {max(rt):.1f} ms ({len(rt)} moves)"
-            )
-        print(
-            f"server CPU a move {1000 * cpu / max(moves, 1):.2f} ms "
-            f"({cpu:.1f} s over {args.processes} processes)"
-        )
-        print(f"errors {len(stats.errors)}")
-        for e in stats.errors[:10]:
-            print("  ", e)
-        return 0 if not stats.errors else 1
     finally:
         for s in servers:
             s.send_signal(signal.SIGINT)
@@ -295,6 +451,162 @@ def main() -> int:
                 s.wait(20)
             except subprocess.TimeoutExpired:
                 s.kill()
+        config.unlink()
+
+
+# --- the floors ----------------------------------------------------------------------------------
+
+_NOTHING = """
+import sys, uvicorn
+from starlette.applications import Starlette
+from starlette.responses import JSONResponse
+from starlette.routing import Route
+async def nothing(request):
+    await request.body()
+    return JSONResponse({"ok": True})
+app = Starlette(routes=[Route("/m/{x}", nothing, methods=["POST"])])
+uvicorn.run(app, host="127.0.0.1", port=int(sys.argv[1]), http=sys.argv[2], loop=sys.argv[3],
+            log_level="warning", access_log=False)
+"""
+
+
+def floor_http(http: str, loop: str, requests: int) -> float:
+    """Server CPU seconds a do-nothing Starlette POST (keep-alive, 4 clients at once)."""
+    port = free_port()
+    server = subprocess.Popen(
+        [sys.executable, "-c", _NOTHING, str(port), http, loop],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        base = f"http://127.0.0.1:{port}"
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                httpx.post(f"{base}/m/0", timeout=1)
+                break
+            except httpx.HTTPError:
+                if time.monotonic() > deadline:
+                    raise SystemExit("the do-nothing server did not start") from None
+                time.sleep(0.05)
+
+        def client(n: int) -> None:
+            with httpx.Client(base_url=base) as c:
+                for i in range(n):
+                    c.post(f"/m/{i}", headers={"Authorization": "Bearer x"})
+
+        before = cpu_seconds(server.pid)
+        threads = [threading.Thread(target=client, args=(requests // 4,)) for _ in range(4)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        return (cpu_seconds(server.pid) - before) / (4 * (requests // 4))
+    finally:
+        server.send_signal(signal.SIGINT)
+        try:
+            server.wait(10)
+        except subprocess.TimeoutExpired:
+            server.kill()
+
+
+def floor_statement(cluster: Cluster, statements: int) -> tuple[float, float]:
+    """(client CPU, backend CPU) seconds of one autocommitted psycopg statement doing a move's
+    writes: the game row's compare-and-set and the move's row."""
+    import psycopg
+
+    database = f"floor_{random.randrange(10**6)}"
+    url = cluster.create_database(database)
+    with psycopg.connect(url, autocommit=True) as c:
+        c.execute(
+            "CREATE TABLE g (id text PRIMARY KEY, version int NOT NULL, state text NOT NULL, "
+            "updated double precision NOT NULL)"
+        )
+        c.execute(
+            "CREATE TABLE mv (game_id text, ply int, text text, at double precision, "
+            "PRIMARY KEY (game_id, ply))"
+        )
+        c.execute("INSERT INTO g VALUES ('abcdefgh', 0, '', 0)")
+        sql = (
+            "WITH g1 AS (UPDATE g SET version = %(v)s + 1, state = %(s)s, updated = %(t)s "
+            "WHERE id = %(id)s AND version = %(v)s RETURNING id) "
+            "INSERT INTO mv SELECT id, %(v)s + 1, %(m)s, %(t)s FROM g1"
+        )
+        pid = c.info.backend_pid
+        state = "x" * 600
+        before, backend_before = time.process_time(), cpu_seconds(pid)
+        for v in range(statements):
+            c.execute(sql, {"v": v, "s": state, "t": time.time(), "id": "abcdefgh", "m": "a5"})
+        client = time.process_time() - before
+        backend = cpu_seconds(pid) - backend_before
+    return client / statements, backend / statements
+
+
+# --- the run -------------------------------------------------------------------------------------
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--processes", type=int, nargs="+", default=[1, 2, 4])
+    parser.add_argument("--games", type=int, default=8, help="games played at once")
+    parser.add_argument("--seconds", type=float, default=20.0, help="of each measurement")
+    parser.add_argument("--rounds", type=int, default=1, help="interleaved rounds of it all")
+    parser.add_argument(
+        "--tree", action="append", default=[], metavar="NAME=PATH", help="another source tree"
+    )
+    parser.add_argument("--tree-fast", action="store_true", help="other trees get httptools")
+    parser.add_argument("--no-floors", action="store_true")
+    parser.add_argument(
+        "--statements", action="store_true", help="print the statements run most often"
+    )
+    parser.add_argument(
+        "--profile", default="", metavar="PREFIX", help="py-spy's samples of the first server"
+    )
+    args = parser.parse_args()
+    global SHOW_STATEMENTS, PROFILE
+    SHOW_STATEMENTS = args.statements
+    PROFILE = args.profile
+    found = binaries()
+    if found is None:
+        print("PostgreSQL is not installed (apt-get install postgresql)", file=sys.stderr)
+        return 1
+    trees: list[tuple[str, Path, bool]] = []
+    for spec in args.tree:
+        name, _, path = spec.partition("=")
+        trees.append((name, Path(path).resolve(), args.tree_fast))
+    trees.append(("this", ROOT, True))
+    cluster = Cluster(found, durable=True, preload="pg_stat_statements")
+    results: list[Result] = []
+    try:
+        import psycopg
+
+        with psycopg.connect(cluster.url(), autocommit=True) as c:
+            c.execute("CREATE EXTENSION IF NOT EXISTS pg_stat_statements")
+        load = os.getloadavg()
+        print(f"{os.cpu_count()} cores, load average {load[0]:.1f} at the start", flush=True)
+        if not args.no_floors:
+            h11 = floor_http("h11", "asyncio", 4000)
+            fast = floor_http("httptools", "uvloop", 4000)
+            client, backend = floor_statement(cluster, 3000)
+            print(
+                f"floors: a do-nothing Starlette POST {1000 * h11:.2f} ms on h11, "
+                f"{1000 * fast:.2f} ms on httptools+uvloop; one psycopg statement of a move's "
+                f"writes {1000 * client:.2f} ms client, {1000 * backend:.2f} ms backend",
+                flush=True,
+            )
+        for _ in range(args.rounds):
+            for processes in args.processes:
+                for name, path, fast_tree in trees:
+                    result = measure(
+                        cluster, name, path, fast_tree, processes, args.games, args.seconds
+                    )
+                    results.append(result)
+                    print(result.line(), flush=True)
+                    for e in result.errors[:5]:
+                        print("   ", e)
+        print(f"load average {os.getloadavg()[0]:.1f} at the end")
+        return 0 if not any(r.errors for r in results) else 1
+    finally:
         cluster.stop()
 
 

@@ -26,10 +26,10 @@ import statistics
 import time
 from collections.abc import Callable
 
-from emergo import round as rnd
 from emergo.board import Board
 from emergo.clock import TimeControl
 from emergo.round import Move, RoundState, apply
+from emergo.round.boards import BOARDS, replay
 
 PLIES = (10, 100, 300)
 CONTROL = TimeControl.fischer(300, 2)
@@ -93,11 +93,11 @@ def main() -> None:
         fresh = micros(
             lambda ply=ply: command(rows[ply], line[ply], ply + 1.5),
             repeat,
-            setup=rnd._BOARDS.clear,
+            setup=BOARDS.clear,
         )
-        parse = micros(lambda ply=ply: RoundState.from_json(rows[ply]), repeat, rnd._BOARDS.clear)
+        parse = micros(lambda ply=ply: RoundState.from_json(rows[ply]), repeat, BOARDS.clear)
         # cached: consecutive plies, each row's board left in the cache by the command before
-        rnd._BOARDS.clear()
+        BOARDS.clear()
         RoundState.from_json(rows[ply])
         times = []
         for i in range(ply, ply + repeat):
@@ -122,7 +122,7 @@ def main() -> None:
     results = {
         "Board.parse_move replay": micros(parsed, 5),
         "round replay (canonical texts, checked push)": micros(
-            lambda: rnd._replay("9x9", "w 12/12", texts), 5
+            lambda: replay("9x9", "w 12/12", texts), 5
         ),
         "Board.copy() (unchecked replay of a board)": micros(parsed().copy, 5),
     }

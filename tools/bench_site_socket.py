@@ -1,4 +1,4 @@
-"""The cost of the site-wide channel (``/ws/online/site``) per idle signed-in player: a real
+"""The cost of the site-wide channel (``/ws/site``) per idle signed-in player: a real
 ``emergo serve --online`` process on SQLite, N players each with one site socket open and
 idle (their pages ping every 25 s, as static/page/sitewide.js); the server's memory and CPU
 time before and after, and how fast a challenge reaches the one it is for.
@@ -23,10 +23,10 @@ from websockets.asyncio.client import connect
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from emergo.online.config import Config
-from emergo.online.site import Site
+from emergo.server.core.config import Config
+from emergo.server.site import Site
 
-SERVE = (sys.executable, "-m", "emergo", "serve", "--online")
+SERVE = (sys.executable, "-m", "emergo", "serve", "--online", "--no-house-bots")
 
 
 def rss_kib(pid: int) -> int:
@@ -50,7 +50,7 @@ def free_port() -> int:
 
 
 async def run(port: int, tokens: list[str], pid: int, idle: float) -> None:
-    base = f"ws://127.0.0.1:{port}/ws/online/site"
+    base = f"ws://127.0.0.1:{port}/ws/site"
     start_cpu = cpu_seconds(pid)
     await asyncio.sleep(idle)  # the server's own idle work (timers, sweeps), nobody connected
     baseline = (cpu_seconds(pid) - start_cpu) / idle

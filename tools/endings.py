@@ -44,7 +44,7 @@ def collect(records: Path, engine: str, lead: int, from_ply: int) -> list[str]:
             continue
         engine_white = game.headers.get("White") == engine
         board = game.board()
-        for ply, move in enumerate(game.end().move_stack, 1):
+        for ply, move in enumerate(game.mainline_moves(), 1):
             board.push(move)
             if ply < from_ply or (board.turn == WHITE) != engine_white:
                 continue

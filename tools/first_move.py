@@ -15,7 +15,9 @@ counts as a draw.
         --games 200 --jobs 2
 
 prints, per variant and budget, the games won by White and by Black, draws,
-White's score with a 95% interval (Wilson) and how the games ended.
+White's score with a 95% interval (Wilson) and how the games ended.  What answers it
+(opening ballots, the swap rule, a man fewer for White) is measured the same way by
+``tools/fair_starts.py measure`` (docs/fair-starts.md).
 """
 
 from __future__ import annotations

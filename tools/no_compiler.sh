@@ -22,7 +22,7 @@ mkdir "$work/src"
     while IFS= read -r -d '' f; do [ -f "$f" ] && printf '%s\0' "$f"; done |
     tar --null -T - -cf -) | tar -x -C "$work/src"
 
-# The oracle vectors beside the copy, as beside the repository (tests/test_oracle.py).
+# The oracle vectors beside the copy, as beside the repository (tests/rules/test_oracle.py).
 if [ -d "$root/../shared" ]; then ln -s "$(cd "$root/../shared" && pwd)" "$work/shared"; fi
 
 python3 -m venv "$work/venv"
@@ -63,7 +63,7 @@ EOF
 test "$("$work/venv/bin/emergo" perft 3)" = 55172
 
 if [ $# -eq 0 ]; then
-    set -- --deselect tests/test_install.py::test_the_sdist_holds_what_a_build_needs_and_its_wheel_works
+    set -- --deselect tests/system/test_sdist.py::test_the_sdist_holds_what_a_build_needs_and_its_wheel_works
 fi
 echo "no_compiler.sh: the tests without the kernel ($*)"
 "$py" -m pytest -q -p no:cacheprovider -n "${EMERGO_TEST_WORKERS:-2}" --dist loadfile "$@"

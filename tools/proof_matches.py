@@ -20,8 +20,8 @@ figure of docs/engine.md comes from this script.  Examples:
   tools/proof_matches.py --quick                      # a smoke test: 2 games of everything
   tools/proof_matches.py --variant hex --out proof-hex --games 60   # HexEmergo (R4)
 
-``--variant hex`` plays every match from the hex opening suite
-(src/emergo/data/openings_hex.txt, emergo.match.OPENINGS_FILES); the engines
+``--variant hex`` plays every match from the hex ballots
+(src/emergo/data/ballots_hex.txt, emergo.ballots.BALLOTS_FILES); the engines
 take the variant from the position and the kernel search its hex weights.
 """
 
@@ -36,8 +36,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from emergo.ballots import BALLOTS_FILES
 from emergo.geometry import VARIANTS
-from emergo.match import OPENINGS_FILES
 from emergo.record import read_headers
 
 MATCHES = "abcde"
@@ -112,8 +112,8 @@ def run(label: str, engines: list[str], games: int, args: argparse.Namespace, na
     for spec in engines:
         command += ["-e", spec]
     command += ["--records", str(records), "-q"]
-    if args.variant in OPENINGS_FILES:
-        command += ["--openings", str(OPENINGS_FILES[args.variant])]
+    if args.variant in BALLOTS_FILES:
+        command += ["--openings", str(BALLOTS_FILES[args.variant])]
     if args.seed is not None:
         command += ["--seed", str(args.seed)]
     figures = Figures(label, command)
@@ -151,8 +151,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, help="shuffle the openings with this seed")
     parser.add_argument("--quick", action="store_true", help="smoke test: 2 games each")
     args = parser.parse_args(argv)
-    if args.variant != "9x9" and args.variant not in OPENINGS_FILES:
-        parser.error(f"no opening suite for {args.variant} (tools/make_openings.py --variant)")
+    if args.variant != "9x9" and args.variant not in BALLOTS_FILES:
+        parser.error(f"no ballots for {args.variant} (tools/fair_starts.py make --variant)")
     if not set(args.only) <= set(MATCHES):
         parser.error(f"--only takes letters of {MATCHES}")
     if args.quick:

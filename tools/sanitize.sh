@@ -2,12 +2,12 @@
 # Sanitizer build of the C kernel: emergo._kernel compiled with
 # -fsanitize=address,undefined (and EMERGO_SMALL_BUFFERS, so every move list
 # outgrows its inline buffer and the heap path runs) into build-asan/, then the
-# kernel's differential tests (tests/test_kernel.py) and the search tests
-# (tests/test_kernel_search.py, less the full-depth bench signature, too slow
+# kernel's differential tests (tests/kernel/test_kernel.py) and the search tests
+# (tests/kernel/test_kernel_search.py, less the full-depth bench signature, too slow
 # here: EMERGO_SANITIZE=1 skips it) and the batched environment's agreement tests
-# (tests/test_batchenv.py, EMERGO_BATCHENV_GAMES games per variant, and the Gymnasium vector
-# env over it, tests/test_envs_vector.py; its threads run
-# under ASan too) and the endgame tables' tests (tests/test_tablebase*.py: builds, checks
+# (tests/kernel/test_batchenv.py, EMERGO_BATCHENV_GAMES games per variant, and the Gymnasium vector
+# env over it, tests/envs/test_envs_vector.py; its threads run
+# under ASan too) and the endgame tables' tests (tests/kernel/test_tablebase*.py: builds, checks
 # of every 2-column state, the engine with the tables; the checks of tens of millions of
 # positions are left out) run against that build.
 #
@@ -61,6 +61,6 @@ import emergo._kernel as k
 assert "build-asan" in k.__file__, f"wrong kernel loaded: {k.__file__}"
 print(f"sanitize.sh: testing {k.__file__}")
 EOF
-exec "$python" -m pytest -q -p no:cacheprovider tests/test_kernel.py tests/test_kernel_search.py \
-    tests/test_batchenv.py tests/test_envs_vector.py tests/test_tablebase.py \
-    tests/test_tablebase_engine.py "$@"
+exec "$python" -m pytest -q -p no:cacheprovider tests/kernel/test_kernel.py tests/kernel/test_kernel_search.py \
+    tests/kernel/test_batchenv.py tests/envs/test_envs_vector.py tests/kernel/test_tablebase.py \
+    tests/kernel/test_tablebase_engine.py "$@"

@@ -10,9 +10,12 @@ python3 -m venv .venv
 # The kernel is optional for users (setup.py installs without it when it cannot be built);
 # here it must build, and the kernel's tests must run, not skip.
 export EMERGO_REQUIRE_KERNEL=1
+# Every case of the compute-heavy tests (all the random games, perft counts and hypothesis
+# examples; tests/plugins/common.py): the fast loop of the README runs a sample of them.
+export EMERGO_TEST_SCALE="${EMERGO_TEST_SCALE:-full}"
 # rl: the research environments' tests; webtest: the browser and HTTP tests; ray: --ray on a
-# real local cluster (tests/test_ray.py); examples: torch==2.13.0, the CPU build (a local wheel on
-# the development machines; about 35 s), for the worked example's test (tests/test_examples.py)
+# real local cluster (tests/system/test_ray.py); examples: torch==2.13.0, the CPU build (a local wheel on
+# the development machines; about 35 s), for the worked example's test (tests/system/test_examples.py)
 .venv/bin/python -m pip install -q -e '.[test,webtest,rl,ray,examples]'
 # The web app's browser tests drive the system's Chromium (playwright downloads no browser).
 if [ ! -x /usr/bin/chromium ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
@@ -20,13 +23,13 @@ if [ ! -x /usr/bin/chromium ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/
   apt-get update -q >/dev/null && apt-get install -y -q chromium >/dev/null
 fi
 # The online site's store tests and multi-process tests run on a real PostgreSQL that the tests
-# start themselves (tests/online/pg.py): Debian's server binaries, installed when missing.
+# start themselves (tests/plugins/postgres.py): Debian's server binaries, installed when missing.
 if ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 && [ "$(id -u)" = 0 ] \
     && command -v apt-get >/dev/null; then
   echo "== installing postgresql for the online site's tests"
   apt-get update -q >/dev/null && apt-get install -y -q postgresql >/dev/null
 fi
-# The deployment's test (tests/online/test_deploy.py) runs Debian's nginx with the shipped config.
+# The deployment's test (tests/system/test_deploy.py) runs Debian's nginx with the shipped config.
 if [ ! -x /usr/sbin/nginx ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
   echo "== installing nginx-light for the deployment's test"
   apt-get update -q >/dev/null && apt-get install -y -q nginx-light >/dev/null
@@ -35,13 +38,15 @@ echo "== ruff check"; .venv/bin/ruff check .
 echo "== ruff format --check"; .venv/bin/ruff format --check .
 echo "== mypy --strict"; .venv/bin/mypy
 echo "== lint-imports (the layers of the module map)"; .venv/bin/lint-imports
-echo "== web front end: tsc --checkJs, eslint and the unit tests of the board and pages (tools/web-check)"
+echo "== the front end (frontend/): tsc --checkJs, the bundle up to date, eslint, the unit tests of the board and pages"
 if ! command -v npm >/dev/null && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
   apt-get update -q >/dev/null && apt-get install -y -q nodejs npm >/dev/null
 fi
-(cd tools/web-check && npm ci --no-audit --no-fund --loglevel=error && npm run --silent check && npm test)
+(cd frontend && npm ci --no-audit --no-fund --loglevel=error && npm run --silent check && npm test)
 # Two workers, a test file each at a time (the browser and PostgreSQL fixtures are per file or per
-# worker): the suite takes about half the time of one process on the 2-core machines.
+# worker): the suite takes about half the time of one process on the 2-core machines.  All of it:
+# the fast loop's tests at full scale, the browser's (tests/browser) and the real processes'
+# (tests/system).
 echo "== pytest"; .venv/bin/python -m pytest -q -n "${EMERGO_TEST_WORKERS:-2}" --dist loadfile
 echo "== install without a C compiler, then the tests there (the kernel's tests skip)"
 bash tools/no_compiler.sh

@@ -42,6 +42,7 @@ import time
 from pathlib import Path
 
 from emergo import kernel
+from emergo.ballots import load_ballots
 from emergo.board import Board
 from emergo.cli.common import (
     EXIT_INTERRUPTED,
@@ -53,7 +54,7 @@ from emergo.cli.common import (
     seconds,
 )
 from emergo.geometry import VARIANTS
-from emergo.match import PLIES_MAX, load_openings
+from emergo.match import PLIES_MAX
 from emergo.parallel import Runner
 from emergo.search import Limit
 from emergo.selfplay import GameData, SelfplayConfig, read_npz, run_selfplay
@@ -223,7 +224,7 @@ def check(
     a = kernel.Searcher(hash_mb=8, weights=new)
     b = kernel.Searcher(hash_mb=8, weights=old)
     try:
-        suite = [opening.board() for opening in load_openings(variant=variant)]
+        suite = [ballot.board() for ballot in load_ballots(variant=variant)]
     except ValueError:  # no suite for this variant yet
         rng = random.Random(f"check-{variant}")
         suite = [random_opening(rng, variant) for _ in range(pairs)]

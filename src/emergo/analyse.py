@@ -11,9 +11,10 @@ The search reports scores for the player to move (:class:`~emergo.search.Score`)
 A review (:func:`review_game`) searches every position of a game with the same
 limit and compares, for each move, the value of the best move with the value of
 the move played: the difference is the *loss*, in centi-men, and big losses are
-marked like the NAG-less PGN habits: ``?!`` an inaccuracy, ``?`` a mistake, ``??``
-a blunder (:data:`MARKS`).  :meth:`GameReview.annotated` writes the evaluations
-and marks as record comments, ``{+1.35/12}`` after each move (docs/engine.md).
+marked as in annotated chess games: ``?!`` an inaccuracy, ``?`` a mistake, ``??``
+a blunder (:data:`MARKS`).  :meth:`GameReview.annotated` is the record with them: the value
+after each move as ``[%eval 1.35,12]`` (White's view in men, the depth), the marks as NAGs,
+and the engine's better line as a variation where a move lost (docs/engine.md).
 The terminal reports of ``emergo analyse`` are made in :mod:`emergo.cli.analyse`.
 """
 
@@ -25,7 +26,7 @@ from dataclasses import dataclass, field, replace
 
 from emergo.board import WHITE, Board, Color, Move
 from emergo.geometry import Names
-from emergo.record import Game
+from emergo.record import NAG_OF_MARK, Eval, Game
 from emergo.search import MULTIPV_MAX, InfoCallback, Limit, Score, Searcher, SearchInfo
 
 MARKS: tuple[tuple[int, str, str], ...] = (
@@ -80,6 +81,11 @@ def result_text(score: Score) -> str | None:
 def eval_token(score: Score, depth: int | None) -> str:
     """The annotation of an evaluation (White's view) and its depth: ``+1.35/12``."""
     return format_score(score) + (f"/{depth}" if depth is not None else "")
+
+
+def score_eval(score: Score, depth: int | None) -> Eval:
+    """A score from White's view as a record's evaluation (``[%eval ...]``)."""
+    return Eval(score.kind, score.value if score.kind != "draw" else 0, depth)
 
 
 def clipped(score: Score) -> int:
@@ -208,6 +214,8 @@ class MoveReview:
     """Depth of the search after the move (``None`` when the game ended with it)."""
     loss: int
     """Centi-men the move gave away against the best move (0 when it is the best move)."""
+    line: tuple[Move, ...] = ()
+    """The search's best line from the position before the move (``best`` first)."""
 
     @property
     def mark(self) -> str:
@@ -246,23 +254,29 @@ class GameReview:
 
     def position_before(self, ply: int) -> Board:
         board = self.game.board()
-        for move in self.game.moves[: ply - 1]:
+        for move in self.game.mainline_moves()[: ply - 1]:
             board.push(move)
         return board
 
-    def annotated(self, names: Names = "oblique") -> Game:
-        """A copy of the game with the evaluations (and marks) as comments after the moves.
+    def annotated(self) -> Game:
+        """A copy of the game with the review in it: each reviewed move's value after it
+        (``eval``: ``[%eval 1.35,12]``, White's view), its mark as a NAG (unless the move has
+        one), and where it lost, the search's better line as a variation with its value.
 
-        A comment the record already had is kept, after ours and a ``;``.
+        The rest of the record is kept as it was (its text too, :func:`~emergo.record.write_game`).
         """
-        game = Game(self.game.headers)
-        game.moves = list(self.game.moves)
-        game.comments = dict(self.game.comments)
-        game.marks = dict(self.game.marks)
+        game = self.game.copy()
+        nodes = list(game.mainline())
         for review in self.moves:
-            ours = self.annotation(review, names)
-            old = game.comments.get(review.ply)
-            game.comments[review.ply] = f"{ours}; {old}" if old else ours
+            node = nodes[review.ply - 1]
+            node.eval = score_eval(white_view(review.after, review.mover), review.depth)
+            if review.mark and not node.nags & set(NAG_OF_MARK.values()):
+                node.nags.add(NAG_OF_MARK[review.mark])
+            line = review.line or ((review.best,) if review.best is not None else ())
+            if review.mark and line and not node.parent.has_variation(line[0]):
+                first = node.parent.add_variation(line[0])
+                first.eval = score_eval(white_view(review.before, review.mover), None)
+                first.add_line(line[1:])
         game.headers["Annotator"] = "emergo analyse"
         return game
 
@@ -295,20 +309,21 @@ def review_game(
     returned holds the moves reviewed until then (an interrupted search counts for nothing).
     """
     board = game.board()
+    moves = game.mainline_moves()
     searcher.clear()
-    total = len(game.moves) + 1
-    # per position, for the mover: value, the search's move, depth (None: forced, not yet known)
-    values: list[tuple[Score, Move | None, int | None] | None] = []
+    total = len(moves) + 1
+    # per position, for the mover: value, the search's line, depth (None: forced, not yet known)
+    values: list[tuple[Score, tuple[Move, ...], int | None] | None] = []
     review = GameReview(game)
     mover = board.turn
     for ply in range(total):
         if stop is not None and stop.is_set():
             break
         if ply:
-            board.push(game.moves[ply - 1])
+            board.push(moves[ply - 1])
         final = final_score(board)
         if final is not None:
-            values.append((final, None, None))
+            values.append((final, (), None))
         elif ply < total - 1 and board.generate().count() == 1:
             values.append(None)  # forced (R8): valued by the position after it
         else:
@@ -316,25 +331,26 @@ def review_game(
             if stop is not None and stop.is_set():
                 break
             if infos and infos[0].pv:
-                values.append((infos[0].score, infos[0].pv[0], infos[0].depth))
+                values.append((infos[0].score, infos[0].pv, infos[0].depth))
             else:  # a search that reported nothing: count the position as level
-                values.append((Score.cp(0), None, None))
+                values.append((Score.cp(0), (), None))
         back = ply  # a value found fills the forced positions before it
         while back > 0 and values[back] is not None and values[back - 1] is None:
-            score, _, depth = values[back]  # type: ignore[misc]
-            values[back - 1] = (earlier(score, 1), game.moves[back - 1], depth)
+            score, line, depth = values[back]  # type: ignore[misc]
+            values[back - 1] = (earlier(score, 1), (moves[back - 1], *line), depth)
             back -= 1
         while len(review.moves) < ply:
             k = len(review.moves) + 1  # the move from position k - 1 to position k
             before_value, after_value = values[k - 1], values[k]
             if before_value is None or after_value is None:
                 break
-            before, best, _ = before_value
+            before, line, _ = before_value
             after_for_next, _, depth = after_value
             after = -after_for_next
-            move = game.moves[k - 1]
+            move = moves[k - 1]
+            best = line[0] if line else None
             loss = 0 if best == move else max(0, clipped(before) - clipped(after))
-            reviewed = MoveReview(k, mover, move, best, before, after, depth, loss)
+            reviewed = MoveReview(k, mover, move, best, before, after, depth, loss, line)
             mover = not mover
             review.moves.append(reviewed)
             if on_move is not None:

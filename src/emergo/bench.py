@@ -19,7 +19,7 @@ entering phase, the shadowpiece, the movement phase, combinations, an
 endgame) to a fixed depth with the kernel's :class:`~emergo.kernel.Searcher`,
 each with a fresh table.  The total node count is the *signature* of the
 search: it is the same on every run and machine, and changes only when the
-search or the evaluation weights change (tests/test_kernel_search.py pins it).
+search or the evaluation weights change (tests/kernel/test_kernel_search.py pins it).
 Nodes are counted as usual: every move made in the main search and in the
 quiescence search.  The target is at least 5 M nodes/s on one core.
 """

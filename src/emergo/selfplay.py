@@ -144,6 +144,8 @@ class GameData:
     result: int
     plies: int
     reason: str = ""
+    opening: tuple[str, ...] = ()
+    """The random opening's moves (R21 texts), played before the first row."""
     worker: int = field(default=0, compare=False)
     """The process id that played it (for diagnostics; not part of the game)."""
 
@@ -182,11 +184,14 @@ def play_game(config: SelfplayConfig, number: int) -> GameData:
     """Play game ``number`` of a run: the same game for the same config and number."""
     rng = random.Random(game_seed(config.seed, number))
     board = Board(variant=config.variant)
+    opening: list[str] = []
     for _ in range(rng.randint(*config.random_plies)):
         moves = board.moves()
         if not moves or board.outcome() is not None:
             break
-        board.push(rng.choice(moves))
+        move = rng.choice(moves)
+        opening.append(str(move))
+        board.push(move)
     inner = _searcher(config)
     searcher: KernelSearcher | LevelSearcher = inner
     if config.level < LEVEL_MAX:
@@ -220,7 +225,7 @@ def play_game(config: SelfplayConfig, number: int) -> GameData:
         Row(number, ply, position, turn, capturing, move, score, depth, white if turn else -white)
         for ply, position, turn, capturing, move, score, depth in seen
     )
-    return GameData(number, rows, white, len(board.move_stack), reason, os.getpid())
+    return GameData(number, rows, white, len(board.move_stack), reason, tuple(opening), os.getpid())
 
 
 class SelfplayInterrupted(KeyboardInterrupt):

@@ -8,6 +8,11 @@ from typing import Literal
 from emergo.botclient.engines import EngineSpec
 from emergo.botclient.policy import Policy
 
+SwapPolicy = Literal["auto", "always", "never"]
+SWAP_POLICIES: tuple[SwapPolicy, ...] = ("auto", "always", "never")
+"""Black's choice under a game's swap rule (``--swap``): the engine's (``auto``: take White's
+side when its search scores White's better), or always, or never take it."""
+
 ExitMode = Literal["finish", "resign", "abandon"]
 EXIT_MODES: tuple[ExitMode, ...] = ("finish", "resign", "abandon")
 """What a stop does with the live games (``--on-exit``)."""
@@ -57,12 +62,16 @@ class BotConfig:
     correspondence_concurrency: int = 10
     """Correspondence and unlimited games at once."""
     accept_takebacks: bool = False
+    swap: SwapPolicy = "auto"
     greeting: str | None = None
     on_exit: ExitMode = "finish"
     upgrade: bool = False
     games: int | None = None
     """Stop once this many games have ended."""
     challenge: ChallengeSpec | None = None
+    events: tuple[str, ...] = ()
+    """Tournaments to join once logged in (their ids: an arena's, a round robin's, a match's
+    or a Swiss's; ``password@id`` with an entry code); the server pairs the bot from then on."""
     backoff_base: float = 1.0
     backoff_cap: float = 60.0
     queue_wait: float = 10.0

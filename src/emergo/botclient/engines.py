@@ -11,6 +11,7 @@ import zlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from emergo.ballots import SwapRule
 from emergo.board import WHITE, Board, Color
 from emergo.engine import EngineError, ProtocolSearcher
 from emergo.game import accepts_draw
@@ -104,6 +105,12 @@ class GameEngine:
             result = self.searcher.search(board, limit)
         score = result.infos[0].score if result.infos else _men_score(board)
         return accepts_draw(score if board.turn == me else -score, board)
+
+    def takes_swap(self, board: Board, rule: SwapRule, limit: Limit) -> bool:
+        """Does the bot, Black at the swap rule's ply, take White's side?  When the engine's
+        search within ``limit`` scores White's side better (than the rule's margin):
+        :meth:`emergo.ballots.SwapRule.decide`."""
+        return rule.decide(board, self.searcher, limit)
 
     def close(self) -> None:
         on_close, self._on_close = self._on_close, None

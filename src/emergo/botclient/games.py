@@ -5,7 +5,9 @@ back-off when it breaks, until the game is over; each ``gameState`` is a snapsho
 from the start, the clocks, the offers), so a reconnection simply carries on from the
 ``gameFull`` it starts with.  On its turn it searches within its clock (the searchers budget
 their time from ``wtime``/``btime``/``winc``/``binc`` with :func:`emergo.search.time_budget`)
-and posts the move; it answers draw offers by the engine's score
+and posts the move; as Black under a swap rule, at the ply of the choice, it takes White's side
+or stays Black by ``--swap`` (the engine's score: :meth:`emergo.ballots.SwapRule.decide`)
+through ``swap/yes|no``; it answers draw offers by the engine's score
 (:func:`emergo.game.accepts_draw`) and takeback requests by the bot's option, and claims the
 win when ``opponentGone`` says the opponent has been gone long enough.
 """
@@ -19,7 +21,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from emergo.board import WHITE, Board, Color
+from emergo.ballots import SwapRule
+from emergo.board import BLACK, WHITE, Board, Color
 from emergo.botclient.api import Api, ApiError, AuthError, Backoff, RateLimited, Transient
 from emergo.botclient.config import BotConfig
 from emergo.botclient.engines import COLORS, EngineError, GameEngine, game_seed
@@ -38,6 +41,7 @@ DRAW = "/api/bot/game/{}/draw/{}"
 TAKEBACK = "/api/bot/game/{}/takeback/{}"
 CLAIM_VICTORY = "/api/bot/game/{}/claim-victory"
 CHAT = "/api/bot/game/{}/chat"
+SWAP = "/api/bot/game/{}/swap/{}"
 
 PLAYING = ("created", "started")
 """Statuses of a game still being played; every other status ends it."""
@@ -120,6 +124,8 @@ class GameHandler:
         self._claim: threading.Timer | None = None
         self._greeted = False
         self._engine_failures = 0
+        self.swap: SwapRule | None = None
+        """The game's swap rule while Black's choice is ahead (``gameFull``'s ``swap``)."""
         self.thread = threading.Thread(target=self._run, name=f"game-{game_id}", daemon=True)
 
     # --- control from the bot -------------------------------------------------------------
@@ -263,6 +269,7 @@ class GameHandler:
             log.error("game %s: unknown variant %r; leaving the game", self.id, key)
             self.over = True
             return
+        self.swap = _pending_swap(self.id, full.get("swap"))
         first = self.board is None
         self.board = None
         self._moved_ply = self._draw_ply = self._takeback_ply = -1
@@ -344,6 +351,8 @@ class GameHandler:
                 return  # the next state has the position after it
         offered = state.get(f"{them}draw") is True and self._draw_ply != ply
         my_turn = board.turn == self.color and board.outcome() is None
+        if my_turn and self._moved_ply != ply and self._choose_swap(state, received):
+            return  # White's side taken: a gameFull with the seats exchanged comes next
         if my_turn and self._moved_ply != ply:
             self._play(state, ply, received, offered)
         elif offered:
@@ -433,6 +442,29 @@ class GameHandler:
             self._release_engine()
         if self._post_move(text):
             self.plies_played += 1
+
+    def _choose_swap(self, state: Mapping[str, Any], received: float) -> bool:
+        """Black's choice under the swap rule, once, at its ply (``--swap``: ``auto``, the
+        engine's score within the move's budget; ``always``; ``never``), through the swap
+        endpoint; True when White's side was taken."""
+        rule, board = self.swap, self.board
+        if rule is None or board is None or self.color != BLACK or not rule.due(board):
+            return False
+        self.swap = None
+        policy = self.bot.config.swap
+        take = policy == "always"
+        if policy == "auto":
+            try:
+                take = self._engine().takes_swap(board, rule, self._limit(state, received))
+            except EngineError as e:
+                log.error("game %s: the engine failed on the swap (%s): staying Black", self.id, e)
+        if not self._call("swap", SWAP, self.id, "yes" if take else "no"):
+            return False  # refused (chosen already, the game over): play on as the stream says
+        log.info(
+            "game %s: swap rule %s: %s (--swap %s)",
+            self.id, rule, "took White's side" if take else "stayed Black", policy,
+        )  # fmt: skip
+        return take
 
     def _engine_failed(self, error: EngineError) -> bool:
         """After the engine failed: True to think again with a new engine (the first time),
@@ -545,6 +577,18 @@ class GameHandler:
         except ApiError as e:
             (log.info if quiet else log.warning)("game %s: %s: %s", self.id, what, e)
         return False
+
+
+def _pending_swap(game_id: str, tag: Any) -> SwapRule | None:
+    """The swap rule of a ``gameFull``'s ``swap`` (the game's tag: ``swap-N`` while Black's
+    choice is ahead, ``swap-N taken`` or ``declined`` after), None when none is ahead."""
+    if not isinstance(tag, str) or len(tag.split()) != 1:
+        return None
+    try:
+        return SwapRule.parse(tag)
+    except ValueError as e:
+        log.warning("game %s: %s; the swap is left to the moves", game_id, e)
+        return None
 
 
 def _clean(text: Any, limit: int = 300) -> str:

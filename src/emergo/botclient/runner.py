@@ -26,6 +26,8 @@ log = logging.getLogger("emergo.bot")
 ACCOUNT = "/api/account"
 UPGRADE = "/api/bot/account/upgrade"
 EVENT_STREAM = "/api/stream/event"
+JOIN_ARENA = "/api/tournament/{}/join"
+JOIN_SWISS = "/api/swiss/{}/join"
 ACCEPT = "/api/challenge/{}/accept"
 DECLINE = "/api/challenge/{}/decline"
 CANCEL = "/api/challenge/{}/cancel"
@@ -209,7 +211,25 @@ class Bot:
             config.concurrency,
             config.correspondence_concurrency,
         )
+        for event in config.events:
+            self._join(event)
         return True
+
+    def _join(self, event: str) -> None:
+        """Join a tournament (lichess's Bot API: the same endpoints as a player's): an arena's
+        id first, a Swiss's when the server knows no such arena."""
+        password, _, event_id = event.rpartition("@")
+        form = {"password": password} if password else None
+        for template in (JOIN_ARENA, JOIN_SWISS):
+            try:
+                self.api.post(template, event_id, form=form)
+            except ApiError as e:
+                if e.status == 404 and template == JOIN_ARENA:
+                    continue
+                log.warning("cannot join the tournament %s: %s", event_id, e)
+                return
+            log.info("joined the tournament %s", event_id)
+            return
 
     def _sleep(self, seconds: float) -> None:
         """Wait ``seconds``, or less when a stop is asked for."""
@@ -253,7 +273,9 @@ class Bot:
                 wait = backoff.next()
             if self._closing.is_set():
                 return
-            log.warning("event stream: %s: reconnecting in %.1f s", why, wait)
+            # a bot told to stop expects its stream's end (the server stops too): no warning
+            say = log.info if self._stop_requests else log.warning
+            say("event stream: %s: reconnecting in %.1f s", why, wait)
             self._closing.wait(wait)
 
     # --- events ---------------------------------------------------------------------------

@@ -1,5 +1,5 @@
 """The ``emergo`` command line: moves, perft, show, play, analyse, replay, match, bench, selfplay,
-serve, bot, admin, tablebase.
+serve, bot, admin, tablebase, puzzles.
 
 One module per command (``emergo.cli.moves`` ...), each a thin layer over library
 calls: it reads the options, calls the library and prints.  ``emergo-engine`` is
@@ -51,6 +51,7 @@ COMMANDS = (
     "bot",
     "admin",
     "tablebase",
+    "puzzles",
 )
 """The commands, each the module ``emergo.cli.<command>`` with ``add_parser`` and ``run``."""
 

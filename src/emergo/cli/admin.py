@@ -13,7 +13,17 @@ Every subcommand takes the server's ``--db`` (or ``--config FILE``):
 * ``chat-remove MESSAGE_ID`` -- remove a chat line (kept in the database, marked removed);
 * ``house-bots`` -- make the house bots' accounts (``[bots] levels``: ``emergo-1`` ...) and list
   them, for ``emergo-bot@.service`` when the server does not run them (issue 20).
+* ``reports [--status open|closed|all]`` -- the players' reports (issue 31), and ``report ID
+  ACTION [--note TEXT]`` to act on one (warn, mute, unmute, disable, dismiss; a warning's
+  words are the note), ``moderate NAME ACTION`` without a report, ``moderation-log`` what the
+  moderators did: every action is logged with who did it (``--moderator``, default $USER);
+* ``import-local FILE [--player NAME]`` -- the games, studies and settings of the local app's
+  old store (``emergo.sqlite3`` before the one server) as a player's (default: the local
+  player's name), once;
+* ``tournament list|create|cancel`` -- the site's events (:mod:`emergo.cli.admin_tournament`);
 * ``backup FILE [--force]`` -- a consistent copy of an SQLite site while its server runs;
+* ``explorer rebuild|import-selfplay|selfplay`` -- the opening explorer's index
+  (:mod:`emergo.cli.admin_explorer`);
 * ``restore FILE [--force]`` -- put a backup back (refused while a server serves the database
   unless forced; the replaced database is kept beside it).  PostgreSQL: ``pg_dump`` and
   ``pg_restore`` (docs/deploy.md).
@@ -25,16 +35,20 @@ from __future__ import annotations
 
 import argparse
 import getpass
+import os
 import sys
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
+from emergo.cli import admin_explorer, admin_tournament
 from emergo.cli.common import EXIT_FAILURE, CliError, int_range
-from emergo.online import config as online_config
+from emergo.server.core import config as online_config
+from emergo.server.report.terms import ACTIONS as MODERATION
+from emergo.server.report.terms import REASONS
 
 if TYPE_CHECKING:
-    from emergo.online.site import Site
-    from emergo.online.users import User
+    from emergo.server.site import Site
+    from emergo.server.user.accounts import User
 
 MAX_ID = 2**63 - 1
 """The largest row id the databases hold."""
@@ -76,6 +90,44 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     remove = actions.add_parser("chat-remove", help="remove a chat line by its id")
     remove.add_argument("message_id", type=int_range(1, MAX_ID), metavar="MESSAGE_ID")
     actions.add_parser("house-bots", help="make and list the house bots' accounts ([bots] levels)")
+    queue = actions.add_parser("reports", help="the players' reports waiting for a moderator")
+    queue.add_argument(
+        "--status", choices=("open", "closed", "all"), default="open", help="which (default open)"
+    )
+    for name, what in (
+        ("report", "act on a report (its player): warn, mute, unmute, disable or dismiss"),
+        ("moderate", "act on a player without a report: warn, mute, unmute or disable"),
+    ):
+        act = actions.add_parser(name, help=what)
+        if name == "report":
+            act.add_argument("report_id", type=int_range(1, MAX_ID), metavar="REPORT_ID")
+        else:
+            act.add_argument("name")
+        act.add_argument("what", choices=MODERATION, metavar="ACTION", help=" | ".join(MODERATION))
+        act.add_argument("--note", default="", help="the reason; a warning's words to the player")
+        act.add_argument(
+            "--moderator",
+            default=os.environ.get("USER") or "admin",
+            help="who acts, for the log (default: $USER)",
+        )
+    actions.add_parser("moderation-log", help="the moderators' actions, newest first")
+    old = actions.add_parser(
+        "import-local",
+        help="bring the games, studies and settings of the local app's old emergo.sqlite3 in",
+    )
+    old.add_argument("file", metavar="FILE", help="the old store (emergo.sqlite3)")
+    old.add_argument(
+        "--player",
+        default=None,
+        help="the account they become (made when missing; default: the local player's name)",
+    )
+    puzzles = actions.add_parser("puzzles", help="the site's puzzles (docs/training.md)")
+    puzzle_actions = puzzles.add_subparsers(dest="puzzles_action", metavar="ACTION", required=True)
+    imported = puzzle_actions.add_parser(
+        "import",
+        help="add the puzzles of a file (emergo puzzles generate's; .gz too) the site lacks",
+    )
+    imported.add_argument("file", metavar="FILE", help="a puzzle file")
     save = actions.add_parser(
         "backup", help="copy an SQLite site's database while it runs (PostgreSQL: pg_dump)"
     )
@@ -88,16 +140,18 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     put.add_argument(
         "--force", action="store_true", help="even when a server seems to serve the database"
     )
+    admin_tournament.add_parser(actions)
+    admin_explorer.add_parser(actions)
     p.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
     try:
-        from emergo.online.db import SchemaError
-        from emergo.online.site import Site
+        from emergo.server.core.db import SchemaError
+        from emergo.server.site import Site
     except ImportError as e:
         raise CliError(
-            f"emergo admin needs the online extra: pip install 'emergo[online]' ({e})",
+            f"emergo admin needs the server's extra: pip install 'emergo[server]' ({e})",
             EXIT_FAILURE,
         ) from None
     config = online_config.from_arguments(args, server=False)
@@ -123,7 +177,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _migrate(config: online_config.Config) -> int:
-    from emergo.online.db import Database, shown
+    from emergo.server.core.db import Database, shown
 
     try:
         db = Database(config.db)
@@ -148,8 +202,8 @@ def _migrate(config: online_config.Config) -> int:
 def _backup(config: online_config.Config, args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from emergo.online import backup
-    from emergo.online.db import SCHEMA_HEAD, url_of
+    from emergo.server.core import backup
+    from emergo.server.core.db import SCHEMA_HEAD, url_of
 
     try:
         database = backup.sqlite_path(url_of(config.db))
@@ -201,7 +255,7 @@ def _read_password(name: str) -> str:
 
 
 def _add_user(site: Site, args: argparse.Namespace) -> int:
-    from emergo.online.users import AccountError
+    from emergo.server.user.accounts import AccountError
 
     password = None if args.bot else _read_password(args.name)
     try:
@@ -213,16 +267,15 @@ def _add_user(site: Site, args: argparse.Namespace) -> int:
 
 
 def _token(site: Site, args: argparse.Namespace) -> int:
-    from emergo.online.tokens import DEFAULT_SCOPES, TokenError
+    from emergo.server.user.tokens import BOT_SCOPES, DEFAULT_SCOPES, TokenError
 
     user = _account(site, args.name)
+    scopes = tuple(args.scope or (BOT_SCOPES if user.bot else DEFAULT_SCOPES))
     try:
-        token = site.tokens.create(
-            user.id, tuple(args.scope or DEFAULT_SCOPES), description=args.description
-        )
+        token = site.tokens.create(user.id, scopes, description=args.description)
     except TokenError as e:
         raise CliError(str(e)) from None
-    print(f"a new token of {user.name} ({' '.join(args.scope or DEFAULT_SCOPES)}): {token}")
+    print(f"a new token of {user.name} ({' '.join(scopes)}): {token}")
     return 0
 
 
@@ -262,7 +315,7 @@ def _chat_remove(site: Site, args: argparse.Namespace) -> int:
 
 
 def _house_bots(site: Site, args: argparse.Namespace) -> int:
-    from emergo.online.users import AccountError
+    from emergo.server.user.accounts import AccountError
 
     try:
         house = site.bots.ensure_house(site.config.bots.levels)
@@ -270,6 +323,87 @@ def _house_bots(site: Site, args: argparse.Namespace) -> int:
         raise CliError(str(e), EXIT_FAILURE) from None
     for level, user in sorted(house.items()):
         print(f"level {level}: {user.name}")
+    return 0
+
+
+def _import_local(site: Site, args: argparse.Namespace) -> int:
+    from emergo.server.local_import import ImportError_, import_local
+    from emergo.server.user.accounts import AccountError, local_name
+
+    try:
+        owner = site.users.ensure_local(local_name(args.player))
+        summary = import_local(site, args.file, owner)
+    except (ImportError_, AccountError) as e:
+        raise CliError(str(e), EXIT_FAILURE) from None
+    print(f"{summary.line()}, as {owner.name}")
+    return 0
+
+
+def _puzzles(site: Site, args: argparse.Namespace) -> int:
+    from emergo.server.puzzle.service import PuzzleError
+
+    try:
+        added = site.puzzles.import_file(args.file)
+    except PuzzleError as e:
+        raise CliError(str(e), EXIT_FAILURE) from None
+    counts = site.puzzles.counts()
+    held = ", ".join(f"{n} {variant}" for variant, n in sorted(counts.items()))
+    print(f"{args.file}: {added} new puzzles imported (the site holds {held or 'none'})")
+    return 0
+
+
+def _reports(site: Site, args: argparse.Namespace) -> int:
+    found = site.reports.queue(status=args.status)
+    if not found:
+        print(f"no {args.status} reports" if args.status != "all" else "no reports")
+    for r in found:
+        said = f": {r.text}" if r.text else ""
+        line = f"\n\tthe chat line in game {r.game_id}: {r.line_text}" if r.line_text else ""
+        print(
+            f"#{r.id}\t{_when(r.created)}\t{r.status}\t{r.reporter or '(deleted)'} reported "
+            f"{r.target}: {REASONS.get(r.reason, r.reason)}{said}{line}"
+        )
+    return 0
+
+
+def _moderate(site: Site, args: argparse.Namespace) -> int:
+    from emergo.server.core.errors import SiteError
+
+    report_id = None
+    if args.action == "report":
+        report = site.reports.get(args.report_id)
+        if report is None:
+            raise CliError(f"no report {args.report_id}", EXIT_FAILURE)
+        name, report_id = report.target, report.id
+    else:
+        name = args.name
+        if args.what == "dismiss":
+            raise CliError("dismiss answers a report: emergo admin report ID dismiss")
+    try:
+        logged = site.moderate(args.moderator, args.what, name, report_id=report_id, note=args.note)
+    except SiteError as e:
+        raise CliError(str(e), EXIT_FAILURE) from None
+    done = {
+        "warn": f"warned {name}",
+        "mute": f"muted {name} in chat",
+        "unmute": f"{name} may chat again",
+        "disable": f"disabled {name}",
+        "dismiss": f"dismissed report #{report_id}",
+    }[args.what]
+    print(f"{done} (logged as #{logged})")
+    return 0
+
+
+def _moderation_log(site: Site, args: argparse.Namespace) -> int:
+    rows = site.reports.log()
+    if not rows:
+        print("no moderator has acted yet")
+    for r in rows:
+        about = f" (report #{r['report']})" if r["report"] else ""
+        note = f": {r['note']}" if r["note"] else ""
+        print(
+            f"#{r['id']}\t{_when(r['at'])}\t{r['moderator']} {r['action']} {r['user']}{about}{note}"
+        )
     return 0
 
 
@@ -285,4 +419,12 @@ _ACTIONS = {
     "disable": _disable,
     "chat-remove": _chat_remove,
     "house-bots": _house_bots,
+    "import-local": _import_local,
+    "puzzles": _puzzles,
+    "reports": _reports,
+    "report": _moderate,
+    "moderate": _moderate,
+    "moderation-log": _moderation_log,
+    "tournament": admin_tournament.run,
+    "explorer": admin_explorer.run,
 }

@@ -62,9 +62,11 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
             "With POSITION (default: the start) and --moves: the evaluation and the best "
             "line(s).  With --record FILE: every position of every game is searched, each "
             "move's loss against the best move is measured, the biggest mistakes of each side "
-            "are listed, and --annotate OUT writes the games with the evaluations as comments "
-            "({+1.35/12}: White's view in men / depth; ?! ? ?? mark moves that lost half a "
-            "man, a man, three men).  Scores are from White's point of view.  Default limit: "
+            "are listed, and --annotate OUT writes the games back with the review in them: "
+            "each move's value as [%eval 1.35,12] (White's view in men, the depth), the marks "
+            "?! ? ?? on moves that lost half a man, a man, three men, and the engine's better "
+            "line as a variation; the rest of the record stays as it was, variations and "
+            "comments too.  Scores are from White's point of view.  Default limit: "
             "2 s a position, 0.2 s a position of a record; --infinite searches until Ctrl-C "
             "and prints each iteration as it completes.  Work longer than a second shows its "
             "progress on standard error; Ctrl-C prints the best line found so far (exit "
@@ -156,7 +158,10 @@ def run(args: argparse.Namespace) -> int:
         if args.game is not None and number != args.game:
             continue
         with Progress(
-            f"game {number}", len(game.moves) + 1, unit="positions", enabled=not args.quiet
+            f"game {number}",
+            len(game.mainline_moves()) + 1,
+            unit="positions",
+            enabled=not args.quiet,
         ) as bar:
 
             def progress(done: int, total: int, bar: Progress = bar) -> None:
@@ -176,10 +181,10 @@ def run(args: argparse.Namespace) -> int:
                 )
                 return EXIT_INTERRUPTED
         print(f"game {number}: {review_summary(review, names)}", flush=True)
-        annotated.append(review.annotated(names))
+        annotated.append(review.annotated())
     if args.annotate:
         out = io.StringIO()
-        write_games(annotated, out, names=names)
+        write_games(annotated, out)
         write_file(args.annotate, out.getvalue())
         print(f"annotated record written to {args.annotate}")
     return EXIT_OK
@@ -282,7 +287,7 @@ def review_summary(review: GameReview, names: Names = "oblique", count: int = 3)
     headers = review.game.headers
     lines = [
         f"{headers.get('White', '?')} (White) vs {headers.get('Black', '?')} (Black): "
-        f"{headers.get('Result', '*')}, {len(review.game.moves)} plies"
+        f"{headers.get('Result', '*')}, {len(review.game.mainline_moves())} plies"
     ]
     for color in (WHITE, not WHITE):
         own = [r for r in review.moves if r.mover == color]

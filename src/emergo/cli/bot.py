@@ -15,6 +15,7 @@ from types import FrameType
 
 from emergo.botclient import (
     EXIT_MODES,
+    SWAP_POLICIES,
     Api,
     Bot,
     BotConfig,
@@ -179,7 +180,22 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         action="store_true",
         help="grant the opponent's takeback requests (default: decline them)",
     )
+    games.add_argument(
+        "--swap",
+        choices=SWAP_POLICIES,
+        default="auto",
+        help="as Black under a game's swap rule: take White's side when the engine scores it "
+        "better (auto, default), always, or never",
+    )
     games.add_argument("--greeting", metavar="TEXT", help="say this in each new game's chat")
+    games.add_argument(
+        "--join",
+        action="append",
+        default=[],
+        metavar="ID",
+        help="join this tournament once logged in (an arena, Swiss, round robin or match; "
+        "CODE@ID with an entry code); repeat for more",
+    )
     games.add_argument(
         "--games",
         type=int_range(1, 1_000_000),
@@ -298,11 +314,13 @@ def _config(args: argparse.Namespace) -> BotConfig:
         concurrency=args.concurrency,
         correspondence_concurrency=args.correspondence_concurrency,
         accept_takebacks=args.accept_takebacks,
+        swap=args.swap,
         greeting=args.greeting,
         on_exit=args.on_exit,
         upgrade=args.upgrade,
         games=args.games if challenge is None else None,
         challenge=challenge,
+        events=tuple(args.join),
     )
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from emergo.ballots import Ballot, load_ballots
 from emergo.cli.common import (
     EXIT_FAILURE,
     EXIT_INTERRUPTED,
@@ -30,8 +31,6 @@ from emergo.match import (
     Adjudication,
     MatchError,
     MatchInterrupted,
-    Opening,
-    load_openings,
     parse_engine_spec,
     run_match,
 )
@@ -47,12 +46,13 @@ or key=value words:
   cmd="COMMAND LINE" name=NAME depth=N nodes=N move-time=SECONDS tc=BASE+INC
   timeout=SECONDS option.NAME=VALUE
 --each adds words to every engine.  Games are played in colour-swapped pairs from
-the openings (the shipped suite of --variant, or --openings FILE; the engines take
-the board from the positions); each game's result shows on standard error as it
-ends (-q: none), and the summary gives W/D/L, pentanomial counts, Elo +/- 95%
-error, LOS and the SPRT state.  Ctrl-C stops the match (exit status 130) with the summary of the
-games played.  --ray ADDRESS plays the game pairs on a Ray cluster instead of
---concurrency local games (each game seeded on its own: the same games)."""
+the openings (the ballots of --variant, emergo.ballots and docs/fair-starts.md, or
+--openings FILE; the engines take the board from the positions); each game's
+result shows on standard error as it ends (-q: none), and the summary gives W/D/L,
+pentanomial counts, Elo +/- 95% error, LOS and the SPRT state.  Ctrl-C stops the
+match (exit status 130) with the summary of the games played.  --ray ADDRESS plays
+the game pairs on a Ray cluster instead of --concurrency local games (each game
+seeded on its own: the same games)."""
 )
 
 
@@ -74,11 +74,11 @@ def _sprt_arg(text: str) -> SPRT:
         raise argparse.ArgumentTypeError(str(e)) from None
 
 
-def _openings(path: str | None, variant: str | None) -> list[Opening]:
+def _openings(path: str | None, variant: str | None) -> list[Ballot]:
     """The suite of the match: the file's, checked against an explicit ``--variant``, else the
     variant's shipped one (without ``--variant`` a file plays on the board its positions name)."""
     try:
-        return load_openings(path, variant=variant)
+        return load_ballots(path, variant=variant)
     except ValueError as e:
         raise CliError(f"{'--openings' if path else '--variant'}: {e}") from None
 
@@ -103,12 +103,12 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     add_variant(
         parser,
         "board of the match (R4; default 9x9, or the variant of the --openings file): "
-        "the variant's shipped opening suite; the engines take it from the positions",
+        "the variant's ballots; the engines take it from the positions",
     )
     parser.add_argument(
         "--openings",
         metavar="FILE",
-        help="openings file (default: the shipped suite of the variant); "
+        help="openings file, one a line as the ballots (default: the variant's ballots); "
         "an opening of another --variant is an error",
     )
     add_seed(parser, "shuffle the openings with this seed")

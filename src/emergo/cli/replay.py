@@ -1,4 +1,7 @@
-"""``emergo replay``: check game record files, print each game's final position and result."""
+"""``emergo replay``: check game record files, print each game's final position and result.
+
+The reader checks every move, variations' too, each from its own position (docs/records.md).
+"""
 
 from __future__ import annotations
 
@@ -7,7 +10,7 @@ import sys
 
 from emergo.cli.common import EXIT_FAILURE, EXIT_OK, CliError, read_text
 from emergo.geometry import NAMINGS, Names
-from emergo.record import Game, RecordError, read_games
+from emergo.record import Game, GameNode, RecordError, read_games
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -15,7 +18,8 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         "replay",
         help="check game record files and print each game's final position and result",
         description=(
-            "Each FILE ('-': standard input) is read in turn.  A file that cannot be read, "
+            "Each FILE ('-': standard input) is read in turn and every move is checked, "
+            "those of variations too.  A file that cannot be read, "
             "is not UTF-8 text or holds no game is reported and the next one is read; so is a "
             "broken game (the error names its line and move).  Exit status 1 when anything "
             "was reported, 2 when a file could not be read at all."
@@ -69,9 +73,19 @@ PROG = "emergo replay"
 
 
 def game_summary(game: Game) -> str:
-    """``result (how it ended), N plies, final: <R22 position>`` of a replayed game."""
-    board = game.end()
+    """``result (how it ended), N plies[, V variations (M moves)], final: <R22 position>`` of a
+    replayed game: the main line's plies and final position."""
+    board = game.end().board()
     outcome = game.outcome()
     result = game.headers.get("Result", "*")
     reason = outcome.reason() if outcome is not None else "unfinished"
-    return f"{result} ({reason}), {len(game.moves)} plies, final: {board.position()}"
+    plies = len(board.move_stack)
+    variations, moves = 0, 0
+    stack: list[GameNode] = [game]
+    while stack:
+        node = stack.pop()
+        variations += max(len(node.variations) - 1, 0)
+        moves += len(node.variations)
+        stack.extend(node.variations)
+    extra = f", {variations} variations ({moves - plies} moves)" if variations else ""
+    return f"{result} ({reason}), {plies} plies{extra}, final: {board.position()}"

@@ -1,8 +1,8 @@
-"""``emergo serve``: Emergo in the browser, a thin wrapper over :func:`emergo.web.server.run`.
+"""``emergo serve``: the site in the browser, a thin wrapper over :func:`emergo.server.serve.run`.
 
-The options are declared once, in :mod:`emergo.web.options` (no dependency: ``--help`` works
-without the ``web`` extra); the server itself needs the extra (``pip install 'emergo[web]'``)
-and says so when it is missing.
+The options are declared once, in :mod:`emergo.server.options` (no dependency: ``--help`` works
+without the extras); the server itself needs the ``online`` extra and says so when it is
+missing.
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 
 from emergo.cli.common import int_range
-from emergo.web import options
+from emergo.server import options
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -20,6 +20,6 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 
 
 def run(args: argparse.Namespace) -> int:
-    from emergo.web.server import run as serve
+    from emergo.server.serve import run as serve
 
     return serve(args)

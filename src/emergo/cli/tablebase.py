@@ -155,9 +155,9 @@ def run_build(args: argparse.Namespace) -> int:
     variants = list(VARIANTS) if args.variant == "all" else [args.variant]
     for variant in variants:
         target = folder / tablebase.table_name(variant, args.columns)
-        if target.exists() and not args.force:
-            raise CliError(f"{target}: the table exists (--force builds it again)")
-    for variant in variants:
+        if target.exists() and not args.force:  # built already: what was asked is there
+            print(f"{target}: built already (--force builds it again)")
+            continue
         status = _build_one(variant, args.columns, folder, args.quiet)
         if status != EXIT_OK:
             return status

@@ -1,0 +1,69 @@
+"""What the site's board needs from the server: a board's squares and a position's legal moves.
+
+The browser holds no rules code (docs/board.md): for every position it shows, the game page asks
+the server for the pieces, the hands, the phase, every legal move as its route of squares with its
+texts, and the reasons vacant squares cannot be entered -- the local app's
+:func:`emergo.server.board.positions.position_data`, the same JSON.  The page asks with the position
+before a move and that one move (``pos=R22&moves=d4``), so a request replays one ply, or with the
+game's start position and all its moves after a takeback or a reload.
+
+``GET /api/geometry?variant=9x9`` and ``GET /api/position?pos=...&moves=...`` are public (a
+spectator signed out sees the board too), cacheable (a position's answer never changes), computed
+off the event loop, and counted per client address in this process (:data:`POSITIONS_PER_SECOND`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+
+from emergo.geometry import VARIANTS, geometry
+from emergo.server.board.positions import RequestError, geometry_data, line_data, position_data
+from emergo.server.core.auth import ApiError, fields_of, site_of
+from emergo.server.core.inputs import board_of
+
+POSITIONS_PER_SECOND = 60
+"""Position requests a client address may make a second (stepping through a game with the arrow
+keys asks for one a step the first time)."""
+CACHE = {"cache-control": "public, max-age=86400"}
+
+
+def _client(request: Request) -> str:
+    return request.client.host if request.client is not None else "?"
+
+
+async def geometry_json(request: Request) -> Response:
+    """``GET /api/geometry?variant=``: the squares of a board (names, coordinates, shape)."""
+    variant = request.query_params.get("variant", "9x9")
+    if variant not in VARIANTS:
+        raise ApiError(f"unknown variant {variant[:20]!r} (known: {', '.join(VARIANTS)})")
+    return JSONResponse(geometry_data(geometry(variant)), headers=CACHE)
+
+
+def _position(data: dict[str, Any]) -> dict[str, Any]:
+    board = board_of(data)
+    out = position_data(board)
+    out["line"] = line_data(board)
+    return out
+
+
+async def position_json(request: Request) -> Response:
+    """``GET /api/position?pos=R22&moves=TEXT TEXT``: the position after the moves, with its
+    legal moves as routes and the moves' data (``line``).  ``POST`` with the same fields as JSON
+    (a long line: the analysis board's) answers the board's squares too (``geometry``)."""
+    site = site_of(request)
+    if not site.config.local:  # local mode's one player is not counted
+        site.local_limits.hit("positions", _client(request), POSITIONS_PER_SECOND, 1)
+    post = request.method == "POST"
+    data = await fields_of(request) if post else dict(request.query_params)
+    try:
+        out = await asyncio.to_thread(_position, data)
+    except RequestError as e:
+        raise ApiError(str(e), e.status if e.status < 500 else 400) from None
+    if post:
+        out["geometry"] = geometry_data(geometry(out["variant"]))
+        return JSONResponse(out)
+    return JSONResponse(out, headers=CACHE)

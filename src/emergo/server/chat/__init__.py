@@ -1,0 +1,1 @@
+"""A game's two chat rooms (players, spectators): lines, moderation, who may read which."""

@@ -1,0 +1,1 @@
+"""Watching: the games being played now."""

@@ -1,0 +1,204 @@
+"""The store on SQLite and PostgreSQL: the migrations build the models' tables, run once under a
+lock, and a server refuses a schema that is not its own; locked writes; the bus after commit;
+the timer sweep shared by two processes; the restart rule."""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import dataclasses
+import subprocess
+import sys
+import threading
+import time
+
+import pytest
+from sqlalchemy import select, text, update
+
+from emergo.server.core import models as m
+from emergo.server.core.bus import LocalBus, PgBus
+from emergo.server.core.config import Config
+from emergo.server.core.db import SCHEMA_HEAD, Database, SchemaError
+from emergo.server.round.service import DOWNTIME
+from emergo.server.site import Site
+from tests.plugins.game_helpers import Player, new_game, run_async
+from tests.plugins.site import FAST, account, pg_database
+
+
+def test_the_migrations_build_the_models(db_url):
+    from alembic.autogenerate import compare_metadata
+    from alembic.runtime.migration import MigrationContext
+
+    db = Database(db_url)
+    try:
+        db.migrate()
+        with db.engine.connect() as connection:
+            context = MigrationContext.configure(connection, opts={"compare_type": True})
+            differences = compare_metadata(context, m.metadata)
+        # the only table the models lack is the migrations' own record
+        assert [
+            d for d in differences if not (d[0] == "remove_table" and d[1].name == "online_schema")
+        ] == []
+        assert db.revision() == SCHEMA_HEAD
+    finally:
+        db.close()
+
+
+def test_migrate_twice_and_the_schema_check(tmp_path):
+    url = f"sqlite:///{tmp_path / 'db.sqlite3'}"
+    db = Database(url)
+    with pytest.raises(SchemaError, match="emergo admin migrate"):
+        db.check_schema()
+    assert db.migrate() == (None, SCHEMA_HEAD)
+    assert db.migrate() == (SCHEMA_HEAD, SCHEMA_HEAD)
+    db.check_schema()
+    with db.engine.begin() as c:
+        c.execute(text("UPDATE online_schema SET version_num = '9999'"))
+    with pytest.raises(SchemaError, match="newer than this server"):
+        db.check_schema()
+    db.close()
+
+
+def test_sqlite_migrates_itself_postgresql_does_not(tmp_path, pg):
+    site = Site.open(Config(db=str(tmp_path / "fresh.sqlite3"), **FAST))
+    assert site.db.revision() == SCHEMA_HEAD
+    site.close()
+    url = pg.create_database("empty")
+    with pytest.raises(SchemaError, match="no online schema yet: run `emergo admin migrate"):
+        Site.open(Config(db=url, **FAST))
+
+
+def test_two_migrations_at_once_on_postgresql(pg):
+    """Two `emergo admin migrate` processes at once: one migrates, the other waits and finds
+    the schema up to date (the advisory lock)."""
+    url = pg.create_database("race")
+    command = [sys.executable, "-m", "emergo", "admin", "--db", url, "migrate"]
+    procs = [subprocess.Popen(command, stdout=subprocess.PIPE, text=True) for _ in range(2)]
+    outs = sorted(p.communicate(timeout=120)[0] for p in procs)
+    assert [p.returncode for p in procs] == [0, 0]
+    assert "migrated the database from schema (empty)" in outs[0] + outs[1]
+    assert any("already" in o for o in outs), outs
+    db = Database(url)
+    assert db.revision() == SCHEMA_HEAD
+    db.close()
+
+
+def test_locked_writes_serialise_a_read_modify_write(site):
+    """Many threads increment one counter through read-then-write transactions: none lost."""
+    with site.db.write() as tx:
+        tx.execute(m.rate_limits.insert().values(key="k", window=0, count=0))
+
+    def bump() -> None:
+        with site.db.write() as tx:
+            row = tx.execute(tx.locked(select(m.rate_limits).where(m.rate_limits.c.key == "k")))
+            found = row.one()
+            time.sleep(0.001)  # a window for another writer, were there no lock
+            tx.execute(
+                update(m.rate_limits)
+                .where(m.rate_limits.c.key == "k")
+                .values(count=found.count + 1)
+            )
+
+    with concurrent.futures.ThreadPoolExecutor(8) as pool:
+        list(pool.map(lambda _: bump(), range(80)))
+    with site.db.read() as c:
+        assert c.execute(select(m.rate_limits.c.count)).scalar() == 80
+
+
+def test_the_bus_wakes_only_after_commit(site):
+    async def main() -> list[str]:
+        loop = asyncio.get_running_loop()
+        site.bus.start(loop)
+        try:
+            sub = site.bus.subscribe("g:x", "u:1")
+            seen: list[str] = []
+
+            def write() -> None:
+                try:
+                    with site.db.write() as tx:
+                        tx.notify("g:x", "5")
+                        raise RuntimeError("rolled back")
+                except RuntimeError:
+                    pass
+                with site.db.write() as tx:
+                    tx.notify("u:1", "7")
+
+            await asyncio.to_thread(write)
+            assert await sub.wait(5)
+            await asyncio.sleep(0.2)  # anything else would be here by now
+            seen.extend(f"{k}={v}" for k, v in sub.take().items())
+            sub.close()
+            return seen
+        finally:
+            site.bus.stop()
+
+    assert run_async(main) == ["u:1=7"]
+    assert isinstance(site.bus, PgBus if site.db.postgres else LocalBus)
+
+
+def test_two_processes_sweep_without_taking_one_game_twice(pg):
+    """Two sites (as two processes) sweep 20 flagged games at once: each ends exactly once."""
+    url = pg_database(pg)
+    one = Site.open(Config(db=url, **FAST))
+    two = Site.open(Config(db=url, **FAST))
+    try:
+        pytest.importorskip("httpx2", reason="the web test extra (httpx2) is not installed")
+        from starlette.testclient import TestClient
+
+        from emergo.server.app import create_app
+
+        _a, ann_token = account(one, "ann")
+        _b, bob_token = account(one, "bob")
+        with TestClient(create_app(one, start=False), base_url="http://127.0.0.1") as c:
+            ann, bob = Player(c, "ann", ann_token), Player(c, "bob", bob_token)
+            games = []
+            for _ in range(20):
+                game = new_game(ann, bob, **{"clock.limit": 1, "clock.increment": 0})
+                ann.play(game, "d4")
+                bob.play(game, "e6")
+                games.append(game)
+        time.sleep(3.0)  # every White flag fell (1 s + the grace)
+        counts: list[int] = []
+        threads = [
+            threading.Thread(target=lambda s=s: counts.append(s.rounds.sweep(limit=100)))
+            for s in (one, two)
+        ]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        assert sum(counts) == 20, counts
+        for game in games:
+            view = one.rounds.get(game)
+            assert view.status == "over" and view.state.outcome.termination.value == "time-forfeit"
+            assert [v for v, _ in one.rounds.events_after(game, 0)] == [1, 2, 3]
+    finally:
+        one.close()
+        two.close()
+
+
+def test_the_restart_rule_gives_the_downtime_back(site, client, players):
+    ann, bob = players
+    game = new_game(ann, bob)
+    ann.play(game, "d4")
+    bob.play(game, "e6")
+    before = site.rounds.get(game).state
+    assert before.clock is not None and before.clock.running is not None
+    down = DOWNTIME + 50
+    # every process stopped `down` seconds ago, just as White's turn began
+    with site.db.write() as tx:
+        tx.execute(update(m.processes).values(seen=time.time() - down))
+        shifted = dataclasses.replace(
+            before, clock=dataclasses.replace(before.clock, since=before.clock.since - down)
+        )
+        tx.execute(update(m.games).values(state=shifted.to_json()))
+    assert shifted.clock.remaining(True, time.time()) < 300 - down + 5
+    site.rounds.register_process()
+    after = site.rounds.get(game).state
+    assert after.version == before.version + 1
+    left = after.clock.remaining(True, time.time())
+    assert 295 < left <= 300, left  # charged for the seconds served, not the downtime
+    assert site.rounds.events_after(game, before.version)[0][1][0]["t"] == "timeGiven"
+    # a process that starts while another runs gives nothing
+    site.rounds.register_process()
+    assert site.rounds.get(game).state.version == after.version
