@@ -96,7 +96,7 @@ def test_ctrl_c_stops_the_engine_then_offers_to_save(tmp_path: Path) -> None:
     child.sendline("f4")
     child.expect("thinks")
     child.sendintr()
-    child.expect(r"Black \(stopped")
+    child.expect(r"1\.\.\. Black \(stopped: go, undo\.\.\.\)> ")  # the whole prompt: at it
     child.sendintr()  # at the prompt: leave, after an offer to save
     child.expect(r"Save the game before leaving\? File name \(Enter: leave without saving\): ")
     child.sendline("kept.egn")
