@@ -226,7 +226,8 @@ def rd_after(rating: Rating, days: float) -> float:
     """
     days = _finite(days, "the days away")
     periods = max(days, 0.0) * RATING_PERIODS_PER_DAY
-    rd = SCALE * math.sqrt(rating.phi**2 + periods * rating.volatility**2) if periods else rating.rd
+    grown = SCALE * math.sqrt(rating.phi**2 + periods * rating.volatility**2) if periods else 0.0
+    rd = max(rating.rd, grown)  # never below: phi's round trip through SCALE can lose an ulp
     return min(max(rd, MIN_DEVIATION), MAX_DEVIATION)
 
 
