@@ -324,7 +324,10 @@ def test_7_the_board_stays_put_when_the_evaluation_bar_comes(page: Any, server: 
     page.select_option("#atime", "1")
     page.click("#analyse")
     page.wait_for_selector("#lines li")
-    assert square(page, "e5").bounding_box() == before
+    after = square(page, "e5").bounding_box()
+    # not a pixel's move (defect 7: the bar took its width from the board's row); under CI's
+    # load a sub-pixel difference, 0.84 px, came and went
+    assert after == pytest.approx(before, abs=1.5)
     # (7) the lines are numbered as a record numbers them: White's second move first
     expect(page.locator("#lines li").first.locator(".no").first).to_have_text("2.")
     expect(page.locator("#analyse")).to_have_text("Analyse", timeout=10000)

@@ -120,6 +120,12 @@ def shows(page: Any, answer: dict[str, Any]) -> None:
     bar's titles, the totals, the games listed."""
     panel = page.locator("#explorer")
     expect(panel).not_to_have_class("stale")
+    # the panel follows the board every 200 ms: until then it shows the position before
+    page.wait_for_function(
+        "want => [...document.querySelectorAll('#explorer tr.explorer-move')]"
+        ".map(r => r.dataset.move).join(' ') === want",
+        arg=" ".join(m["move"] for m in answer["moves"]),
+    )
     rows = panel.locator("tr.explorer-move")
     expect(rows).to_have_count(len(answer["moves"]))
     total = answer["white"] + answer["draws"] + answer["black"]

@@ -43,11 +43,19 @@ class Player:
         r = self.move(game, text)
         assert r.status_code == 200, (text, r.status_code, r.text)
 
-    def state(self, game: str) -> dict[str, Any]:
-        r = self.get(f"/api/game/{game}")
-        assert r.status_code == 200, r.text
-        data: dict[str, Any] = r.json()["state"]
-        return data
+    def state(self, game: str, plies: int = 0) -> dict[str, Any]:
+        """The game's state as this player's server has it, once it holds ``plies`` moves: a
+        move made through another process is seen here when its notification arrives (as a
+        client learns of it from its stream), not before (docs/online.md)."""
+
+        def read() -> dict[str, Any] | None:
+            r = self.get(f"/api/game/{game}")
+            assert r.status_code == 200, r.text
+            data: dict[str, Any] = r.json()["state"]
+            return data if len(data["moves"].split()) >= plies else None
+
+        found: dict[str, Any] = wait_for(read, 30, f"move {plies} of {game} at {self.name}'s")
+        return found
 
 
 def new_game(white: Player, black: Player, **terms: Any) -> str:

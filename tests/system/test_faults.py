@@ -129,11 +129,17 @@ def postgres_pids(cluster: Cluster) -> list[int]:
     return pids
 
 
-def play_one(mover: Player, game: str, retry_for: float = 0.0) -> str:
-    """One legal move, retried while the answer is 503 (for ``retry_for`` seconds)."""
+def play_one(mover: Player, game: str, plies: int, retry_for: float = 0.0) -> str:
+    """One legal move, retried while the answer is 503 (for ``retry_for`` seconds), once the
+    mover's server has seen the last move (``plies`` of them: a move made through the other
+    process arrives with its notification)."""
     deadline = time.monotonic() + retry_for
     while True:
         r = mover.get(f"/api/game/{game}")
+        if r.status_code == 200 and len(r.json()["state"]["moves"].split()) < plies:
+            assert time.monotonic() < deadline + 30, f"the last move never reached {mover.name}"
+            time.sleep(0.05)
+            continue
         if r.status_code == 200:
             text = legal_texts(r.json()["state"])[0]
             r = mover.move(game, text)
@@ -155,13 +161,13 @@ def test_restart_stall_and_lock_of_the_database(setup):
     try:
         movers = (ann, bob)
         for _ in range(4):
-            played.append(play_one(movers[len(played) % 2], game))
+            played.append(play_one(movers[len(played) % 2], game, len(played)))
         wait_for(lambda: socket.versions and socket.versions[-1] == 4, 10, "the socket")
         # 1. PostgreSQL restarts: the game goes on, the socket is sent the moves after
         cluster.halt("fast")
         cluster.start()
         for _ in range(2):
-            played.append(play_one(movers[len(played) % 2], game, retry_for=20))
+            played.append(play_one(movers[len(played) % 2], game, len(played), retry_for=20))
         wait_for(lambda: socket.versions[-1] == 6, 20, "the socket after the restart")
         # 2. the database away for 10 s: 503 with Retry-After at once, never a 500 or a hang
         mover = movers[len(played) % 2]
@@ -187,7 +193,7 @@ def test_restart_stall_and_lock_of_the_database(setup):
         assert max(seconds for _status, seconds in answers) < 7.0, answers
         cluster.start()
         restarted_at = time.monotonic()
-        played.append(play_one(mover, game, retry_for=20))
+        played.append(play_one(mover, game, len(played), retry_for=20))
         after = mover.get(f"/api/game/{game}").json()["state"]
         stalled = restarted_at - stopped_at
         charged = (before[running] - after[running]) / 1000
@@ -207,7 +213,7 @@ def test_restart_stall_and_lock_of_the_database(setup):
             assert 4.0 <= waited < 8.0, waited
             time.sleep(max(0.0, STALL - (time.monotonic() - started)))
             holder.rollback()
-        played.append(play_one(mover, game, retry_for=10))
+        played.append(play_one(mover, game, len(played), retry_for=10))
         wait_for(lambda: socket.versions[-1] == len(played), 20, "the socket after the lock")
         # 4. PostgreSQL frozen (SIGSTOP: connections neither refused nor answered) for 13 s:
         # answered 503 within request_timeout (10 s), never left hanging
@@ -238,7 +244,7 @@ def test_restart_stall_and_lock_of_the_database(setup):
         finally:
             for pid in frozen:
                 os.kill(pid, signal.SIGCONT)
-        played.append(play_one(mover, game, retry_for=20))
+        played.append(play_one(mover, game, len(played), retry_for=20))
         wait_for(lambda: socket.versions[-1] == len(played), 20, "the socket after the freeze")
         # every acknowledged move is in the game, in order, on both processes
         for p in (ann, bob):

@@ -109,7 +109,7 @@ def test_two_processes_moves_clocks_and_chat_agree(deployment):
         movers = [(ann, bob_lines), (bob, ann_lines)]
         for ply in range(12):
             mover, opponent_lines = movers[ply % 2]
-            state = mover.state(game)
+            state = mover.state(game, ply)
             texts = legal_texts(state)
             text = texts[ply % len(texts)]
             mover.play(game, text)
@@ -136,7 +136,8 @@ def test_two_moves_for_one_ply_at_once_exactly_one_accepted(deployment):
     game = new_game(ann_a, bob)
     for ply in range(10):
         mover = (ann_a, ann_b) if ply % 2 == 0 else (bob, player(a, deployment, "bob"))
-        state = mover[0].state(game)
+        state = mover[0].state(game, ply)
+        mover[1].state(game, ply)  # both processes have seen the last move
         texts = legal_texts(state)
         if len(texts) < 2:  # a forced capture: one move only
             mover[0].play(game, texts[0])
@@ -161,7 +162,7 @@ def test_two_moves_for_one_ply_at_once_exactly_one_accepted(deployment):
             thread.join()
         assert sorted(answers.values()) == [200, 400], answers
         played = [t for t, s in answers.items() if s == 200]
-        after = ann_a.state(game)
+        after = ann_a.state(game, ply + 1)
         assert after["moves"].split() == [*state["moves"].split(), *played]
         assert after["version"] == state["version"] + 1
 
@@ -180,7 +181,7 @@ def test_kill_9_loses_no_acknowledged_move_and_the_game_goes_on(deployment):
     a.kill()
     killed_at = time.time()
     ann_b, bob_b = player(b, deployment, "ann"), player(b, deployment, "bob")
-    after = ann_b.state(game)
+    after = ann_b.state(game, 8)
     assert after["moves"].split() == played and after["version"] == 8
     # White to move: Black's clock as it was, White's run on by the seconds since
     assert after["btime"] == before["btime"]
