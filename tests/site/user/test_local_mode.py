@@ -79,6 +79,13 @@ def test_the_house_bots_are_threads_that_play_the_computer(tmp_path: Path) -> No
     import httpx2 as httpx
     import uvicorn
 
+    # another test's server may run house bots in this process for the session (the browser
+    # tests' `computer`): this test's bots are the threads that were not there before it
+    others = set(threading.enumerate())
+
+    def ours() -> list[threading.Thread]:
+        return [t for t in threading.enumerate() if t not in others]
+
     port = free_port()
     site = local_site(
         tmp_path / "site.sqlite3",
@@ -91,11 +98,8 @@ def test_the_house_bots_are_threads_that_play_the_computer(tmp_path: Path) -> No
     try:
         base = f"http://127.0.0.1:{port}"
         wait_for(lambda: server.started, 60, "the server")
-        threads = {t.name for t in threading.enumerate()}
-        wait_for(
-            lambda: "house-bot-1" in {t.name for t in threading.enumerate()}, 60, "the bot's thread"
-        )
-        assert not any(name.startswith("house-bot-") for name in threads - {"house-bot-1"})
+        wait_for(lambda: "house-bot-1" in {t.name for t in ours()}, 60, "the bot's thread")
+        assert [t.name for t in ours() if t.name.startswith("house-bot-")] == ["house-bot-1"]
         with httpx.Client(base_url=base, timeout=60) as c:
             me = c.get("/api/account").json()
             headers = {"x-csrf-token": me["csrf"], "origin": base}
@@ -125,7 +129,7 @@ def test_the_house_bots_are_threads_that_play_the_computer(tmp_path: Path) -> No
     # the bots stopped with the server (they abandon their games: a restart takes them up)
     try:
         wait_for(
-            lambda: not any(t.name.startswith("house-bot-") for t in threading.enumerate()),
+            lambda: not any(t.name.startswith("house-bot-") for t in ours()),
             60,
             "the bots' threads to end",
         )
@@ -136,7 +140,7 @@ def test_the_house_bots_are_threads_that_play_the_computer(tmp_path: Path) -> No
         frames = sys._current_frames()
         stacks = [
             f"{t.name}:\n{''.join(traceback.format_stack(frames[t.ident]))}"
-            for t in threading.enumerate()
+            for t in ours()
             if t.name.startswith(("house-bot-", "game-", "bot-events")) and t.ident in frames
         ]
         raise AssertionError(f"{e}\n" + "\n".join(stacks)) from None
