@@ -275,6 +275,9 @@ def test_a_visitor_on_a_phone(browser: Any, served: tuple[str, Site]) -> None:
         box = chart.locator("svg").bounding_box()
         assert box is not None and 300 <= box["width"] <= PHONE["width"]
         visitor.no_sideways_scroll()
+        for table in ("#dash-themes", "#dash-days"):  # whole, not in a box scrolled sideways
+            last = page.locator(f"{table} th:last-child").bounding_box()
+            assert last is not None and last["x"] + last["width"] <= PHONE["width"], table
         shoot(page, "training-dashboard-phone.png")
     finally:
         visitor.close()

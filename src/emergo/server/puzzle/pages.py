@@ -134,7 +134,9 @@ async def dashboard(request: Request) -> Response:
         '<section class="dash-chart" id="dash-chart" hidden></section>'
         '<h2>Themes, weakest first</h2><table class="dash-themes" id="dash-themes">'
         "<thead><tr><th>Theme</th><th>Puzzles</th><th>Solved</th><th>Failed</th>"
-        "<th>Performance</th></tr></thead><tbody></tbody></table>"
+        '<th><abbr class="wide" title="Performance">Performance</abbr>'
+        '<abbr class="narrow" title="Performance">Perf.</abbr></th></tr></thead>'
+        "<tbody></tbody></table>"
         '<h2>By day</h2><table class="dash-days" id="dash-days"><thead><tr><th>Day</th>'
         "<th>Puzzles</th><th>Solved</th><th>Performance</th></tr></thead><tbody></tbody></table>"
         '<p id="kept" class="note"></p></main>'
