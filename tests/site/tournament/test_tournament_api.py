@@ -176,6 +176,17 @@ def test_bad_fields_are_named(client, tokens):
         assert r.status_code == 400 and words in r.json()["error"], (data, r.text)
 
 
+def test_a_bad_nb_of_results_is_named(client, tokens):
+    arena = client.post("/api/tournament", headers=tokens["ann"], data={"minutes": "30"}).json()
+    swiss = client.post("/api/swiss/new", headers=tokens["ann"], data={"nbRounds": "3"}).json()
+    for path in (f"/api/tournament/{arena['id']}", f"/api/swiss/{swiss['id']}"):
+        # "²" and "¹⁰" are digits to str.isdigit but not to int(): once a 500
+        for nb in ("²", "¹⁰", "0", "10001", "-1", "x", "1e3"):
+            r = client.get(f"{path}/results", params={"nb": nb})
+            assert r.status_code == 400 and "nb must be" in r.json()["error"], (path, nb, r.text)
+        assert _ndjson(client.get(f"{path}/results", params={"nb": "1"})) == []
+
+
 def test_making_events_is_limited_per_day(site, client, tokens):
     from emergo.server.tournament.service import CREATED_PER_DAY
 
