@@ -221,6 +221,41 @@ def test_conditions_as_nested_json_are_kept(client, tokens):
     assert r.status_code == 403, r.text  # bob is 1500
 
 
+def test_an_entry_code_is_not_guessed_without_end(site, client, tokens):
+    """A wrong entry code was answered at once, as often as asked: a short code fell to a
+    loop.  Tries are counted per player and event as log-ins are; the page's form too."""
+    arena = client.post(
+        "/api/tournament", headers=tokens["ann"], data={"minutes": "30", "password": "7391"}
+    ).json()
+    path = f"/api/tournament/{arena['id']}/join"
+    most = site.config.limits.login_per_minute
+    for guess in range(most):
+        r = client.post(path, headers=tokens["bob"], data={"password": f"{guess:04d}"})
+        assert r.status_code == 403, r.text
+    r = client.post(path, headers=tokens["bob"], data={"password": "7391"})  # right, too late
+    assert r.status_code == 429 and int(r.headers["retry-after"]) >= 1, r.text
+    assert client.get(f"/api/tournament/{arena['id']}").json()["nbPlayers"] == 0
+    # another player, and the page's form: counted on their own
+    assert client.post(path, headers=tokens["cat"], data={"password": "7391"}).status_code == 200
+    csrf = _session(client, "eve")
+    form = {"Origin": HOST}
+    for guess in range(most):
+        r = client.post(
+            f"/tournament/{arena['id']}/join",
+            data={"csrf": csrf, "password": f"{guess:04d}"},
+            headers=form,
+            follow_redirects=False,
+        )
+        assert r.status_code == 403, r.text
+    r = client.post(
+        f"/tournament/{arena['id']}/join",
+        data={"csrf": csrf, "password": "7391"},
+        headers=form,
+        follow_redirects=False,
+    )
+    assert r.status_code == 429, r.text
+
+
 def test_making_events_is_limited_per_day(site, client, tokens):
     from emergo.server.tournament.service import CREATED_PER_DAY
 

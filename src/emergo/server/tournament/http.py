@@ -108,7 +108,7 @@ async def _join(request: Request, swiss: bool) -> Response:
     event = await _event(request, swiss)
     site = site_of(request)
     password = fields.get("password") if isinstance(fields.get("password"), str) else None
-    await asyncio.to_thread(site.tournaments.join, event.id, actor.user, password=password)
+    await asyncio.to_thread(site.join_event, event.id, actor.user, password)
     return ok()
 
 
