@@ -66,7 +66,7 @@ async def _router_refusal(request: Request, exc: Exception) -> Response:
         message = f"{asked}: the method is not allowed here (allowed: {allowed})"
     else:
         message = f"no such endpoint: {asked}" if exc.status_code == 404 else exc.detail
-    return _error(exc.status_code, message, exc.headers)
+    return _error(exc.status_code, message, dict(exc.headers or {}))
 
 
 class Deadline:
