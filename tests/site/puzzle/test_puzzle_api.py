@@ -202,7 +202,9 @@ def test_who_may_merge_a_batch(site: Site, client: Any) -> None:
     assert client.get("/api/puzzle/dashboard/30").json()["global"]["nb"] == 1
 
 
-def test_batches_are_limited_per_player(site: Site, client: Any, ann: dict[str, str]) -> None:
+def test_batches_are_limited_per_player(
+    site: Site, client: Any, ann: dict[str, str], steady_limits: float
+) -> None:
     """A batch is the merge of a browser's history, once a sign-in: a player sending 500
     attempts again and again is refused (429) before the database is asked."""
     from emergo.server.puzzle.http import BATCHES_PER_MINUTE

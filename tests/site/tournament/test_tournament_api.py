@@ -221,7 +221,7 @@ def test_conditions_as_nested_json_are_kept(client, tokens):
     assert r.status_code == 403, r.text  # bob is 1500
 
 
-def test_an_entry_code_is_not_guessed_without_end(site, client, tokens):
+def test_an_entry_code_is_not_guessed_without_end(site, client, tokens, steady_limits):
     """A wrong entry code was answered at once, as often as asked: a short code fell to a
     loop.  Tries are counted per player and event as log-ins are; the page's form too."""
     arena = client.post(

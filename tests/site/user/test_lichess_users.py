@@ -93,7 +93,9 @@ def test_the_public_ones_need_no_token_and_refuse_a_bad_one(site, client, method
      ("GET", "/api/bot/online", None, "LOOKUPS_PER_MINUTE"),
      ("GET", "/api/games/user/ann", None, "EXPORTS_PER_MINUTE")],
 )  # fmt: skip
-def test_the_costly_public_ones_are_limited_per_client(site, client, method, path, body, limit):
+def test_the_costly_public_ones_are_limited_per_client(
+    site, client, steady_limits, method, path, body, limit
+):
     """Each asks the database a few times a name (300 names: ~0.4 s of a core) or streams up
     to 100,000 games: one client may not ask without end (the OpenAPI said 429; none came)."""
     from emergo.server.user import http as user_http
