@@ -103,3 +103,50 @@ def test_stored_and_reflected_text_is_never_markup(browser: Any, site_url: Any, 
         assert not any("onerror=" in html and "<img src=" in html for html in shown)
     finally:
         context.close()
+
+
+def test_an_event_s_name_and_description_are_never_markup(browser: Any, site_url: Any):
+    """An arena's and a Swiss event's name and description are an attacker's text: the events'
+    list, each event's page (its standing polled again by the page's script) and the profile
+    of a player in it show them as text."""
+    pytest.importorskip("py4swiss")
+    from emergo.server.tournament.spec import arena_spec, swiss_spec
+
+    site, url = site_url
+    cy = site.users.create("cy", PASSWORD)
+    dee = site.users.create("dee", PASSWORD)
+    events = []
+    for text in PAYLOADS:
+        fields = {"name": text[:60], "description": text, "minutes": 60, "nbRounds": 3}
+        for spec in (arena_spec(fields), swiss_spec(fields)):
+            event = site.tournaments.create(spec, cy)
+            site.tournaments.join(event.id, dee)
+            events.append(event)
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    page = context.new_page()
+    dialogs: list[str] = []
+    page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+    try:
+        page.goto(f"{url}/tournament")
+        listed = page.locator("main a[href^='/tournament/'], main a[href^='/swiss/']")
+        shown = set(listed.all_text_contents())
+        assert {e.full_name for e in events} <= shown, shown
+        for event in events:
+            page.goto(url + event.path())
+            page.wait_for_selector("html[data-ready='1']")
+            page.wait_for_function(
+                "() => document.querySelectorAll('#standings tr').length > 0", timeout=10_000
+            )
+            assert page.locator("main h1").text_content() == event.full_name
+            assert page.locator("p.description").text_content() == event.settings.description
+            assert page.title().startswith(event.full_name)
+            assert page.evaluate("() => window.__xss") is None, event.path()
+            assert page.locator("img[src=x]").count() == 0, event.path()
+        page.goto(f"{url}/@/dee")
+        names = page.locator("section.events a").all_text_contents()
+        assert sorted(names) == sorted(e.full_name for e in events)
+        assert page.evaluate("() => window.__xss") is None
+        assert page.locator("img[src=x]").count() == 0
+        assert dialogs == []
+    finally:
+        context.close()

@@ -108,6 +108,17 @@ def client(site: Site) -> Iterator[Any]:
         yield c
 
 
+@pytest.fixture
+def steady_limits(monkeypatch: pytest.MonkeyPatch) -> float:
+    """The rate limits' clock stopped in the middle of their windows (a second's, a minute's,
+    an hour's), so that a test counting up to a limit never sees a window end: the time."""
+    from emergo.server.core import limits
+
+    t = limits.now() // 3600 * 3600 + 30.5
+    monkeypatch.setattr(limits, "now", lambda: t)
+    return t
+
+
 def bearer(token: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"}
 

@@ -12,8 +12,9 @@ from typing import Any
 
 from sqlalchemy import exc as sql_exc
 from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
+from starlette.responses import JSONResponse, PlainTextResponse, Response
 
 from emergo import round as rnd
 from emergo.server.core.db import RETRY_AFTER, Window, deadline, driver_errors, unavailable
@@ -51,6 +52,21 @@ async def _handle(request: Request, exc: Exception) -> Response:
     # a socket's error comes here too (a WebSocket has no method)
     log.exception("unexpected error on %s %s", getattr(request, "method", "WS"), request.url.path)
     return _error(500, "the server failed on this request (it is logged)")
+
+
+async def _router_refusal(request: Request, exc: Exception) -> Response:
+    """The router's own 404 (no route) and 405 (a route without the method): JSON naming the
+    request under ``/api/``, as every other error of the API; the pages keep the plain text."""
+    assert isinstance(exc, HTTPException)
+    if not request.url.path.startswith("/api/"):
+        return PlainTextResponse(exc.detail, status_code=exc.status_code, headers=exc.headers)
+    asked = f"{request.method} {request.url.path[:80]}"
+    if exc.status_code == 405:
+        allowed = (exc.headers or {}).get("Allow", "")
+        message = f"{asked}: the method is not allowed here (allowed: {allowed})"
+    else:
+        message = f"no such endpoint: {asked}" if exc.status_code == 404 else exc.detail
+    return _error(exc.status_code, message, dict(exc.headers or {}))
 
 
 class Deadline:
@@ -140,6 +156,7 @@ def create_app(site: Site, *, start: bool = True) -> Any:
             Exception,
         )
     }
+    handlers[HTTPException] = _router_refusal
     app = Starlette(routes=ROUTES, lifespan=lifespan, exception_handlers=handlers)
     app.state.site = site
     hosts = [*site.config.allow_hosts]

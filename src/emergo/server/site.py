@@ -46,6 +46,7 @@ from emergo.server.round.service import GameError, Played, Rounds, control_of
 from emergo.server.round.starts import game_of_challenge
 from emergo.server.study.service import Studies
 from emergo.server.tournament.director import Director
+from emergo.server.tournament.event import Event
 from emergo.server.tournament.schedule import Schedule, entries_of
 from emergo.server.tournament.service import Tournaments
 from emergo.server.user.accounts import DELETED_NAME, AccountError, User, Users, local_name
@@ -230,6 +231,14 @@ class Site:
         limits = self.config.limits
         self.shared_limits.hit("challenges", str(user.id), limits.challenges_per_minute, 60)
         return self.challenges.create(user, terms, kind=kind, dest=dest)
+
+    def join_event(self, event_id: str, user: User, password: str | None) -> Event:
+        """Join an event (:meth:`Tournaments.join`); its entry code tried at most as often a
+        minute as a log-in, per player and event (a short code fell to a loop otherwise)."""
+        if password is not None:
+            tries = self.config.limits.login_per_minute
+            self.shared_limits.hit("entry code tries", f"{user.id}:{event_id[:20]}", tries, 60)
+        return self.tournaments.join(event_id, user, password=password)
 
     def play(self, game_id: str, user: User, action: str, **fields: Any) -> Played:
         """A player's action on a game (:mod:`emergo.server.round.commands`), rate-limited per

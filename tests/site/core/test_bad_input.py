@@ -130,3 +130,18 @@ def test_a_lone_surrogate_refuses_the_message_before_anything_is_played(site, cl
     assert ann.state(game)["moves"] == ""
     lines = client.get(f"/api/board/game/{game}/chat", headers=bearer(ann_token)).json()
     assert lines == []
+
+
+@pytest.mark.parametrize(
+    ("method", "path", "status"),
+    [("GET", "/api/nothing-here", 404), ("POST", "/api/bot/online", 405),
+     ("DELETE", "/api/users", 405), ("PUT", "/api/puzzle/batch", 405)],
+)  # fmt: skip
+def test_no_such_endpoint_is_json_naming_it(site, client, method, path, status):
+    """The router's own refusals answered ``Not Found`` as plain text, unlike every other
+    error of the API."""
+    r = client.request(method, path)
+    assert r.status_code == status and r.headers["content-type"] == "application/json", r.text
+    assert method in r.json()["error"] and path in r.json()["error"]
+    if status == 405:
+        assert r.headers["allow"]

@@ -202,6 +202,23 @@ def test_who_may_merge_a_batch(site: Site, client: Any) -> None:
     assert client.get("/api/puzzle/dashboard/30").json()["global"]["nb"] == 1
 
 
+def test_batches_are_limited_per_player(
+    site: Site, client: Any, ann: dict[str, str], steady_limits: float
+) -> None:
+    """A batch is the merge of a browser's history, once a sign-in: a player sending 500
+    attempts again and again is refused (429) before the database is asked."""
+    from emergo.server.puzzle.http import BATCHES_PER_MINUTE
+
+    t = int(time.time() * 1000)
+    body = {"solutions": [{"id": f"zz{i:04d}", "win": True, "date": t} for i in range(500)]}
+    for _ in range(BATCHES_PER_MINUTE):
+        assert client.post("/api/puzzle/batch", json=body, headers=ann).json() == {"merged": 0}
+    r = client.post("/api/puzzle/batch", json=body, headers=ann)
+    assert r.status_code == 429 and int(r.headers["retry-after"]) >= 1, r.text
+    other = bearer(site.tokens.create(site.users.create("eve", "a good password").id, SCOPES))
+    assert client.post("/api/puzzle/batch", json=body, headers=other).status_code == 200
+
+
 def test_the_timed_run(client: Any, ann: dict[str, str]) -> None:
     run = client.get("/api/storm?variant=7x7").json()
     assert run["seconds"] == 180 and run["mistake"] == 10 and run["combo"][0] == [5, 3]

@@ -80,6 +80,9 @@ def test_who_may_report(site, client, reported):
     assert _report(client, csrf, username="nobody", reason="spam").status_code == 404
     assert _report(client, csrf, username="bob", reason="ugly").status_code == 400
     assert _report(client, csrf, username="bob", reason="spam", line=999_999).status_code == 404
+    for line in ("²", "¹²", [1], -1):  # "²" is a digit to str.isdigit, not to int(): once a 500
+        r = _report(client, csrf, username="bob", reason="spam", line=line)
+        assert 400 <= r.status_code < 500 and "error" in r.json(), (line, r.text)
     assert site.reports.queue() == []
     client.post("/logout", headers={"Origin": HOST}, data={"csrf": csrf})
     anonymous = client.post("/api/report", json={"username": "bob", "reason": "spam"})

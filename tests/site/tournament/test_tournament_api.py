@@ -176,6 +176,86 @@ def test_bad_fields_are_named(client, tokens):
         assert r.status_code == 400 and words in r.json()["error"], (data, r.text)
 
 
+def test_a_bad_nb_of_results_is_named(client, tokens):
+    arena = client.post("/api/tournament", headers=tokens["ann"], data={"minutes": "30"}).json()
+    swiss = client.post("/api/swiss/new", headers=tokens["ann"], data={"nbRounds": "3"}).json()
+    for path in (f"/api/tournament/{arena['id']}", f"/api/swiss/{swiss['id']}"):
+        # "²" and "¹⁰" are digits to str.isdigit but not to int(): once a 500
+        for nb in ("²", "¹⁰", "0", "10001", "-1", "x", "1e3"):
+            r = client.get(f"{path}/results", params={"nb": nb})
+            assert r.status_code == 400 and "nb must be" in r.json()["error"], (path, nb, r.text)
+        assert _ndjson(client.get(f"{path}/results", params={"nb": "1"})) == []
+
+
+@pytest.mark.parametrize(
+    ("path", "data", "words"),
+    [("/api/tournament", {"minutes": 0}, "minutes"),
+     ("/api/tournament", {"system": "robin", "maxPlayers": 0}, "maxPlayers"),
+     ("/api/tournament", {"system": "robin", "cycles": 0}, "cycles"),
+     ("/api/tournament", {"system": "match", "opponent": "bob", "nbGames": 0}, "nbGames"),
+     ("/api/swiss/new", {"nbRounds": 0}, "nbRounds"),
+     ("/api/swiss/new", {"clock": 5}, "clock"),
+     ("/api/tournament", {"conditions": "x"}, "conditions"),
+     ("/api/tournament", {"conditions": {"minRating": 1800}}, "conditions.minRating")],
+)  # fmt: skip
+def test_a_zero_or_a_wrong_shape_is_named_not_a_default(site, client, tokens, path, data, words):
+    """``0`` was taken for "not given" (an arena of 0 minutes made one of 45, a Swiss of 0
+    rounds one of 7) and a ``clock`` or ``conditions`` that is no object was dropped."""
+    r = client.post(path, headers=tokens["ann"], json={"minutes": 30, "nbRounds": 3, **data})
+    assert r.status_code == 400 and words in r.json()["error"], r.text
+    assert site.tournaments.created_since(site.users.by_name("ann").id, 0) == 0
+
+
+def test_conditions_as_nested_json_are_kept(client, tokens):
+    """lichess's form fields ``conditions.minRating.rating`` as JSON objects: the condition was
+    silently dropped (an open event made of one meant for 1800 and up)."""
+    body = {
+        "minutes": 30,
+        "conditions": {"minRating": {"rating": 1800}, "maxRating": {"rating": 2200}},
+    }
+    r = client.post("/api/tournament", headers=tokens["ann"], json=body)
+    assert r.status_code == 200, r.text
+    described = " ".join(r.json()["conditions"])
+    assert "1800" in described and "2200" in described, described
+    r = client.post(f"/api/tournament/{r.json()['id']}/join", headers=tokens["bob"])
+    assert r.status_code == 403, r.text  # bob is 1500
+
+
+def test_an_entry_code_is_not_guessed_without_end(site, client, tokens, steady_limits):
+    """A wrong entry code was answered at once, as often as asked: a short code fell to a
+    loop.  Tries are counted per player and event as log-ins are; the page's form too."""
+    arena = client.post(
+        "/api/tournament", headers=tokens["ann"], data={"minutes": "30", "password": "7391"}
+    ).json()
+    path = f"/api/tournament/{arena['id']}/join"
+    most = site.config.limits.login_per_minute
+    for guess in range(most):
+        r = client.post(path, headers=tokens["bob"], data={"password": f"{guess:04d}"})
+        assert r.status_code == 403, r.text
+    r = client.post(path, headers=tokens["bob"], data={"password": "7391"})  # right, too late
+    assert r.status_code == 429 and int(r.headers["retry-after"]) >= 1, r.text
+    assert client.get(f"/api/tournament/{arena['id']}").json()["nbPlayers"] == 0
+    # another player, and the page's form: counted on their own
+    assert client.post(path, headers=tokens["cat"], data={"password": "7391"}).status_code == 200
+    csrf = _session(client, "eve")
+    form = {"Origin": HOST}
+    for guess in range(most):
+        r = client.post(
+            f"/tournament/{arena['id']}/join",
+            data={"csrf": csrf, "password": f"{guess:04d}"},
+            headers=form,
+            follow_redirects=False,
+        )
+        assert r.status_code == 403, r.text
+    r = client.post(
+        f"/tournament/{arena['id']}/join",
+        data={"csrf": csrf, "password": "7391"},
+        headers=form,
+        follow_redirects=False,
+    )
+    assert r.status_code == 429, r.text
+
+
 def test_making_events_is_limited_per_day(site, client, tokens):
     from emergo.server.tournament.service import CREATED_PER_DAY
 

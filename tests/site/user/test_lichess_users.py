@@ -77,13 +77,39 @@ def test_statuses_bad_flag(client):
 @pytest.mark.parametrize(
     ("method", "path", "body"),
     [("POST", "/api/users", "ann"), ("GET", "/api/users/status?ids=ann", None),
-     ("GET", "/api/bot/online", None)],
+     ("GET", "/api/bot/online", None), ("GET", "/api/games/user/ann", None)],
 )  # fmt: skip
 def test_the_public_ones_need_no_token_and_refuse_a_bad_one(site, client, method, path, body):
     _ann, token = account(site, "ann")
     assert client.request(method, path, content=body).status_code == 200
     assert client.request(method, path, content=body, headers=bearer(token)).status_code == 200
     assert client.request(method, path, content=body, headers=BAD).status_code == 401
+
+
+@pytest.mark.parametrize(
+    ("method", "path", "body", "limit"),
+    [("POST", "/api/users", "ann,bob", "LOOKUPS_PER_MINUTE"),
+     ("GET", "/api/users/status?ids=ann,bob", None, "STATUS_PER_MINUTE"),
+     ("GET", "/api/bot/online", None, "LOOKUPS_PER_MINUTE"),
+     ("GET", "/api/games/user/ann", None, "EXPORTS_PER_MINUTE")],
+)  # fmt: skip
+def test_the_costly_public_ones_are_limited_per_client(
+    site, client, steady_limits, method, path, body, limit
+):
+    """Each asks the database a few times a name (300 names: ~0.4 s of a core) or streams up
+    to 100,000 games: one client may not ask without end (the OpenAPI said 429; none came)."""
+    from emergo.server.user import http as user_http
+
+    _ann, ann = account(site, "ann")
+    account(site, "bob")
+    most = getattr(user_http, limit)
+    for _ in range(most):
+        assert client.request(method, path, content=body).status_code == 200
+    r = client.request(method, path, content=body)
+    assert r.status_code == 429 and int(r.headers["retry-after"]) >= 1, r.text
+    assert "try again" in r.json()["error"]
+    # counted per client: a signed-in player is his own, not the address's
+    assert client.request(method, path, content=body, headers=bearer(ann)).status_code == 200
 
 
 def test_email_needs_email_read(site, client):

@@ -28,7 +28,14 @@ from emergo.server.round.jsonview import add_game_ratings, status_of
 from emergo.server.round.service import GameView
 from emergo.server.site import Site
 from emergo.server.user.accounts import DELETED_NAME
-from emergo.server.user.http import EXPORT_MAX, RECORDS, bad_request, public_user
+from emergo.server.user.http import (
+    EXPORT_MAX,
+    EXPORTS_PER_MINUTE,
+    RECORDS,
+    bad_request,
+    limited,
+    public_user,
+)
 
 
 def _clocks_flag(request: Request, default: bool) -> bool:
@@ -203,6 +210,7 @@ async def games_of_user(request: Request) -> Response:
     JSON object a line; the archive's filters (``vs``, ``rated``, ``perfType``, ``color``,
     ``since``, ``until``, ``max``)."""
     site = site_of(request)
+    await limited(request, "game exports", EXPORTS_PER_MINUTE)
     name = request.path_params["username"]
     await public_user(site, name)
     q = _query(request, player=name)

@@ -18,11 +18,11 @@ from starlette.responses import JSONResponse, Response
 
 from emergo.server.bots.rules import require_challenger
 from emergo.server.challenge.service import ChallengeError
-from emergo.server.core.auth import ApiError, actor_of, fields_of, require, site_of
+from emergo.server.core.auth import ApiError, fields_of, require, site_of
 from emergo.server.core.streams import NDJSON, ndjson_line, ok
 from emergo.server.people.service import MAX_LIST
 from emergo.server.user.accounts import AccountError
-from emergo.server.user.http import user_json
+from emergo.server.user.http import LOOKUPS_PER_MINUTE, limited, user_json
 
 REQUEST_TIMEOUT = 12.0
 """How long the site's pages and clients are expected to wait for an answer (docs/online.md)."""
@@ -46,7 +46,7 @@ async def online_bots(request: Request) -> Response:
     (:func:`~emergo.server.user.http.user_json`) a line, by name; ``nb`` at most (1-100).  A
     bot is online while the presence (:mod:`emergo.server.people`) has seen it lately: its
     event stream marks it while open, as a person's pages do."""
-    await actor_of(request)  # a bad token is refused (401), never taken for a visitor
+    await limited(request, "user lookups", LOOKUPS_PER_MINUTE)
     given = request.query_params.get("nb", str(MAX_LIST))
     if not (given.isascii() and given.isdigit()) or not 1 <= int(given) <= MAX_LIST:
         raise ApiError(f"nb is a number of bots, 1 to {MAX_LIST}")

@@ -438,7 +438,7 @@ def _bot_api(paths: dict[str, Any]) -> dict[str, Any]:
             "the bot accounts online now (their event stream open): NDJSON, one user a line",
             params=[query("nb", {"type": "integer", "minimum": 1, "maximum": 100}, "at most")],
             ok={"type": "string", "description": "NDJSON: one JSON object a line"},
-            codes=[400, 401],
+            codes=[400, 401, 429],
             kind="application/x-ndjson",
             public=True,
         )
@@ -582,7 +582,7 @@ def _issue_21(game: list[dict[str, Any]]) -> dict[str, Any]:
                     CLOCKS,
                 ],
                 ok=ndjson,
-                codes=[400, 401, 404],
+                codes=[400, 401, 404, 429],
                 kind="application/x-emergo-record",
                 public=True,
             )

@@ -83,7 +83,7 @@ def players_paths(op: Callable[..., dict[str, Any]], terms: dict[str, Any]) -> d
                     ),
                 ],
                 ok={"type": "array", "items": {"type": "object"}},
-                codes=[400, 401],
+                codes=[400, 401, 429],
                 public=True,
             )
         },

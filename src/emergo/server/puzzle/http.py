@@ -45,6 +45,8 @@ from emergo.server.site import Site
 
 RESULTS_PER_SECOND = 20
 """Results a client may have judged a second (a wrong move's refutation is a search)."""
+BATCHES_PER_MINUTE = 10
+"""Batches a player may merge a minute (a browser sends one when he signs in)."""
 STORM_RUNS_PER_MINUTE = 20
 """Timed runs a client may have counted a minute (a run lasts 3 minutes)."""
 MAX_LINE = 40
@@ -214,6 +216,7 @@ async def batch(request: Request) -> Response:
     site = site_of(request)
     fields = await fields_of(request)
     actor = await require(request, "puzzle:write", fields)
+    site.local_limits.hit("puzzle batches", str(actor.user.id), BATCHES_PER_MINUTE, 60)
     solutions = fields.get("solutions")
     if not isinstance(solutions, list) or len(solutions) > MAX_BATCH:
         raise ApiError(f"solutions must be a list of at most {MAX_BATCH} attempts")
@@ -476,7 +479,7 @@ def openapi_paths() -> dict[str, Any]:
                         "required": ["solutions"],
                     }
                 ),
-                "responses": answers(400, 401, 403, 413, 415),
+                "responses": answers(400, 401, 403, 413, 415, 429),
             }
         },
         "/api/puzzle/{id}": {

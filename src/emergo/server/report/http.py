@@ -23,7 +23,7 @@ async def report_post(request: Request) -> Response:
     if target is None:
         raise ApiError(f"no player named {str(name)[:30]!r}", 404)
     line = fields.get("line")
-    if isinstance(line, str) and line.isdigit():
+    if isinstance(line, str) and line.isascii() and line.isdigit():  # not "²"
         line = int(line[:12])
     site.local_limits.hit("reports", str(actor.user.id), 20, 3600)
     report = await asyncio.to_thread(

@@ -108,7 +108,7 @@ async def _join(request: Request, swiss: bool) -> Response:
     event = await _event(request, swiss)
     site = site_of(request)
     password = fields.get("password") if isinstance(fields.get("password"), str) else None
-    await asyncio.to_thread(site.tournaments.join, event.id, actor.user, password=password)
+    await asyncio.to_thread(site.join_event, event.id, actor.user, password)
     return ok()
 
 
@@ -154,7 +154,8 @@ def _nb(request: Request) -> int:
     raw = request.query_params.get("nb")
     if raw is None:
         return 10_000
-    if not raw.isdigit() or not 1 <= int(raw) <= 10_000:
+    # isascii: "²" is a digit to isdigit but not to int
+    if not (raw.isascii() and raw.isdigit()) or not 1 <= int(raw) <= 10_000:
         raise ApiError("nb must be a whole number from 1 to 10000")
     return int(raw)
 

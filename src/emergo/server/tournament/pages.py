@@ -263,9 +263,7 @@ async def event_post(request: Request) -> Response:
     action = request.path_params["action"]
     password = fields.get("password") if isinstance(fields.get("password"), str) else None
     if action == "join":
-        event = await asyncio.to_thread(
-            site.tournaments.join, event_id, actor.user, password=password or None
-        )
+        event = await asyncio.to_thread(site.join_event, event_id, actor.user, password or None)
     else:
         event = await asyncio.to_thread(site.tournaments.withdraw, event_id, actor.user)
     return RedirectResponse(event.path(), status_code=303)

@@ -99,16 +99,31 @@ class Settings:
 
 
 def _get(data: dict[str, Any], *keys: str) -> Any:
+    """The first of ``keys`` given: a form's dotted field (``clock.limit``) or the same path
+    through JSON objects (``{"clock": {"limit": 300}}``, ``{"conditions": {"minRating":
+    {"rating": 1800}}}``); where the path goes on, a value that is no object is named."""
     for key in keys:
         value = data.get(key)
         if value is not None and value != "":
             return value
-        if "." in key:  # JSON: {"clock": {"limit": 300}}
-            head, _, tail = key.partition(".")
-            inner = data.get(head)
-            if isinstance(inner, dict) and inner.get(tail) not in (None, ""):
-                return inner[tail]
+        inner: Any = data
+        parts = key.split(".")
+        for depth, part in enumerate(parts[:-1], 1):
+            inner = inner.get(part)
+            if inner is None:
+                break
+            if not isinstance(inner, dict):
+                raise SpecError(f"{'.'.join(parts[:depth])} must be an object of fields")
+        else:
+            value = inner.get(parts[-1])
+            if value is not None and value != "":
+                return value
     return None
+
+
+def _or(value: float | None, default: float) -> float:
+    """A number given, else the default: 0 is a number given (``or`` took it for none)."""
+    return default if value is None else value
 
 
 def _number(data: dict[str, Any], *keys: str, integer: bool = False) -> float | None:
@@ -232,7 +247,9 @@ def arena_spec(data: dict[str, Any]) -> Spec:
     common = _common(data, system, names[system])
     settings = common.pop("settings")
     if system == "arena":
-        minutes = _within(_number(data, "minutes", integer=True) or 45, *ARENA_MINUTES, "minutes")
+        minutes = _within(
+            _or(_number(data, "minutes", integer=True), 45), *ARENA_MINUTES, "minutes"
+        )
         settings.update(
             berserkable=_flag(data, "berserkable", True),
             streakable=_flag(data, "streakable", True),
@@ -240,12 +257,12 @@ def arena_spec(data: dict[str, Any]) -> Spec:
         return Spec("arena", minutes=int(minutes), settings=Settings(**settings), **common)
     days = common["days"]
     settings["round_days"] = days
-    settings["round_delay"] = _within(_number(data, "roundDelay") or 10.0, 0, 3600, "roundDelay")
+    settings["round_delay"] = _within(_or(_number(data, "roundDelay"), 10), 0, 3600, "roundDelay")
     if system == "robin":
-        cycles = int(_within(_number(data, "cycles", integer=True) or 1, 1, 2, "cycles"))
+        cycles = int(_within(_or(_number(data, "cycles", integer=True), 1), 1, 2, "cycles"))
         size = int(
             _within(
-                _number(data, "maxPlayers", integer=True) or MAX_PLAYERS,
+                _or(_number(data, "maxPlayers", integer=True), MAX_PLAYERS),
                 2,
                 MAX_PLAYERS,
                 "maxPlayers",
@@ -255,7 +272,9 @@ def arena_spec(data: dict[str, Any]) -> Spec:
             cycles=cycles, micro_match=_flag(data, "microMatch", True), max_players=size
         )
         return Spec("robin", settings=Settings(**settings), **common)
-    games = int(_within(_number(data, "nbGames", integer=True) or 6, 1, MAX_MATCH_GAMES, "nbGames"))
+    games = int(
+        _within(_or(_number(data, "nbGames", integer=True), 6), 1, MAX_MATCH_GAMES, "nbGames")
+    )
     opponent = _get(data, "opponent")
     if not isinstance(opponent, str) or not opponent.strip():
         raise SpecError("a match needs opponent (a username)")
@@ -270,7 +289,7 @@ def swiss_spec(data: dict[str, Any]) -> Spec:
     ``conditions.*``; ours: ``days`` a correspondence Swiss, ``start``, ``roundDelay``)."""
     common = _common(data, "swiss", "Swiss")
     settings = common.pop("settings")
-    rounds = _within(_number(data, "nbRounds", integer=True) or 7, *SWISS_ROUNDS, "nbRounds")
+    rounds = _within(_or(_number(data, "nbRounds", integer=True), 7), *SWISS_ROUNDS, "nbRounds")
     interval = _number(data, "roundInterval")
     if interval is not None and interval < 0:
         interval = None
@@ -278,7 +297,7 @@ def swiss_spec(data: dict[str, Any]) -> Spec:
         interval = _within(interval, 0, 7 * 86400, "roundInterval")
     settings.update(
         round_interval=interval,
-        round_delay=_within(_number(data, "roundDelay") or 10.0, 0, 3600, "roundDelay"),
+        round_delay=_within(_or(_number(data, "roundDelay"), 10), 0, 3600, "roundDelay"),
         round_days=common["days"],
     )
     return Spec("swiss", rounds=int(rounds), settings=Settings(**settings), **common)

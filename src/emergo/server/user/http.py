@@ -15,6 +15,7 @@ from starlette.responses import JSONResponse, Response
 from emergo.server.core.auth import (
     ApiError,
     actor_of,
+    client_key,
     fields_of,
     require,
     row_id,
@@ -129,6 +130,23 @@ async def user_public(request: Request) -> Response:
     return JSONResponse(await user_json(site, found))
 
 
+LOOKUPS_PER_MINUTE = 30
+"""Requests a client (a user, or an address) may make a minute, per process, to ``POST
+/api/users`` and ``GET /api/bot/online``: each reads a few rows for each of up to 300 users."""
+STATUS_PER_MINUTE = 120
+"""The same for ``GET /api/users/status`` (a page may poll it every second)."""
+EXPORTS_PER_MINUTE = 20
+"""Exports of a player's games (``GET /api/games/user/{username}``) a client may start a
+minute, per process: each streams up to :data:`EXPORT_MAX` games."""
+
+
+async def limited(request: Request, what: str, limit: int) -> None:
+    """Count a costly public request against its client (:func:`client_key`): a 429 past
+    ``limit`` a minute.  A bad token is refused (401), never taken for a visitor."""
+    actor = await actor_of(request)
+    site_of(request).local_limits.hit(what, client_key(request, actor), limit, 60)
+
+
 MAX_IDS = 300
 """The most ids of one ``POST /api/users`` (lichess's)."""
 MAX_STATUS_IDS = 100
@@ -156,7 +174,7 @@ def user_ids(text: str, most: int) -> list[str]:
 async def users_by_id(request: Request) -> Response:
     """``POST /api/users``: the public users (:func:`user_json`) of a comma-separated body of
     up to :data:`MAX_IDS` names, in that order; unknown names left out (as lichess)."""
-    await actor_of(request)  # a bad token is refused (401), never taken for a visitor
+    await limited(request, "user lookups", LOOKUPS_PER_MINUTE)
     body = await request.body()
     try:
         text = body.decode("utf-8")
@@ -176,7 +194,7 @@ async def users_status(request: Request) -> Response:
     bot, ``online: true`` (its pages or a bot's event stream are open: the presence of
     :mod:`emergo.server.people`), ``playing: true`` (and ``playingId`` with ``withGameIds``)
     only when so; unknown names left out."""
-    await actor_of(request)  # a bad token is refused (401), never taken for a visitor
+    await limited(request, "status requests", STATUS_PER_MINUTE)
     names = user_ids(request.query_params.get("ids", ""), MAX_STATUS_IDS)
     with_ids = request.query_params.get("withGameIds", "false").lower()  # berserk's "True"
     if with_ids not in ("true", "false", "1", "0"):
