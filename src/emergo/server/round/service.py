@@ -394,6 +394,7 @@ class Rounds:
             game.state.outcome is not None
             or (extended and game.state.clock is not None)
             or game.swap_rule
+            or game.learn is not None  # a practice level may be met by any move (a hold's par)
         ):
             return _LOCKED
         t = self.clock()
