@@ -12,7 +12,7 @@
  * goal's) said in words next to the board, the wrong move shown and taken back by Retry (R);
  * the opponent's reply played with the board's animation; a hint that gives the idea first and
  * the move (an arrow) only on a further press (?); at the end the stars and the next level,
- * one press away (Enter or N). A practice level against a house bot starts a real game from its
+ * one press away (Enter, space, → or N). A practice level against a house bot starts a real game from its
  * position (`POST /api/learn/practice`), whose end gives the level's stars in the account.
  * Stars are kept in the account of a signed-in player (`/api/learn/progress`), else in this
  * browser; a visitor's are merged into the account once he is signed in.
@@ -193,7 +193,9 @@ class LevelPage {
     if (target.closest("input, textarea, select") && e.key !== "?") return;
     const next = /** @type {HTMLAnchorElement} */ ($("next"));
     const onControl = !!target.closest("button, a");
-    if (this.mode === "over" && !$("done").hidden && (e.key === "n" || e.key === "N" || (e.key === "Enter" && !onControl))) {
+    // lichess's level-done keys: Enter, space, → (and our N), the "Next level" link focused
+    const on = e.key === "n" || e.key === "N" || e.key === "ArrowRight" || ((e.key === "Enter" || e.key === " ") && (!onControl || target === next));
+    if (this.mode === "over" && !$("done").hidden && on) {
       if (target === next && e.key === "Enter") return; // the link follows itself
       e.preventDefault();
       location.href = next.href;

@@ -129,10 +129,12 @@ class Practice:
             )
 
     def links(self, level_id: str) -> dict[str, str] | None:
-        """What a practice game's page says of its level once the game is over: the words
-        (``game``, ``back``, ``next``, ``stars``, ``none``: the catalogue's) and the addresses of
-        the lesson (``back_href``) and of the next level (``next_href``, empty after the last);
-        None for a level the course does not hold."""
+        """What a practice game's page says of its level once the level is met or the game is
+        over: the words (``game``, ``back``, ``next``, ``stars``, ``none``, ``held``, ``again``,
+        ``replay``, ``stop``: the catalogue's), the addresses of the lesson (``back_href``) and of
+        the next level (``next_href``, empty after the last), and for a ``hold`` level its par
+        (``par``: the learner's moves that meet it, as :func:`practice_stars` counts; else
+        empty); None for a level the course does not hold."""
         course = self.course()
         level = course.levels.get(level_id)
         if level is None:
@@ -148,6 +150,11 @@ class Practice:
             "next_href": f"/learn/{after}" if after is not None else "",
             "stars": cat.text("page.stars", stars="{stars}"),
             "none": cat.text("page.practice-none"),
+            "held": cat.text("page.practice-held", moves=str(level.par)),
+            "again": cat.text("page.practice-again"),
+            "replay": cat.text("page.practice-replay"),
+            "stop": cat.text("page.practice-stop"),
+            "par": str(level.par) if level.goal.kind == "hold" else "",
         }
 
     def played(self, tx: Tx, game: GameView, state: RoundState, t: float) -> None:
