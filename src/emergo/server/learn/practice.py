@@ -153,7 +153,7 @@ class Practice:
             "held": cat.text("page.practice-held", moves=str(level.par)),
             "again": cat.text("page.practice-again"),
             "replay": cat.text("page.practice-replay"),
-            "stop": cat.text("page.practice-stop"),
+            "stop": cat.text("page.replay-stop"),
             "par": str(level.par) if level.goal.kind == "hold" else "",
         }
 

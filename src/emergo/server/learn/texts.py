@@ -66,7 +66,8 @@ PAGE_TEXTS: dict[str, set[str]] = {
     "page.practice-held": {"moves"},
     "page.practice-again": set(),
     "page.practice-replay": set(),
-    "page.practice-stop": set(),
+    "page.replay": set(),
+    "page.replay-stop": set(),
     "page.keys": set(),
     "page.error": {"error"},
 }
