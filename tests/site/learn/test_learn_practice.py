@@ -15,9 +15,10 @@ import pytest
 from emergo.board import BLACK, WHITE, Board, Outcome, Termination
 from emergo.server.learn import load_course
 from emergo.server.learn.practice import LEARN_TAG, next_level, practice_stars
+from emergo.server.round.jsonview import game_full
 from emergo.server.round.starts import tags_of
 from emergo.server.site import Site
-from tests.plugins.game_helpers import Player
+from tests.plugins.game_helpers import Player, new_game
 
 COURSE = load_course()
 PATH = "/api/learn/practice"
@@ -74,6 +75,10 @@ def test_the_game_starts_from_the_level_s_position_and_carries_the_level(
         assert (game.seats.white == "ann") is learner_is_white
         assert not game.rated and game.time_control is None
         assert tags_of(site.db, game_id) == {LEARN_TAG: level_id}
+        assert game.learn == level_id
+        assert game_full(game, 0.0)["learn"] == level_id  # the page's and a client's word
+    other = site.rounds.get(new_game(people["ann"], people["bob"]))
+    assert other is not None and other.learn is None and "learn" not in game_full(other, 0.0)
 
 
 def test_a_won_practice_game_gives_its_stars(site: Site, people: dict[str, Player]) -> None:
