@@ -5,7 +5,8 @@ as a newcomer plays them.
   map, and the visitor's progress still there after a reload;
 * a whole stage (The board: entries, the checkerboard's names, the hexagon, questions) done by
   keyboard alone, from the map's first link to the next stage, one level by the board's own keys;
-* a wrong move shown, explained and taken back, a refused move's rule, the hint's idea then move;
+* a wrong move shown, explained and taken back, a refused move's rule, the hint's idea then move,
+  the line replayed at the end (and stopped);
 * a visitor's stars merged into the account he signs up with, and a level done signed in kept
   in the account (another browser sees it);
 * the phone layout (390x844): no sideways scrolling, the board whole on the screen, a level done
@@ -285,7 +286,7 @@ def test_a_whole_stage_by_keyboard_alone(learner: Learner) -> None:
         learner.settled()
         learner.done(3)
         after = levels[n + 1] if n + 1 < len(levels) else COURSE.stages[1].levels[0]
-        page.keyboard.press("n" if n % 2 else "Enter")
+        page.keyboard.press(("Enter", "n", " ", "ArrowRight")[n % 4])  # lichess's keys, and N
         page.wait_for_url(f"**/learn/{after.id}")
         learner.ready()
 
@@ -328,6 +329,22 @@ def test_a_wrong_move_is_explained_and_taken_back_a_refusal_says_the_rule_hints(
     learner.settled()
     learner.done(2)
     expect(page.locator("#stars-said")).to_have_text(COURSE.catalogue.text("page.stars-2"))
+    # the line replayed from the start, a move at a time, back to where it ended; or stopped
+    f4 = page.locator("#board .pieces [data-square='f4']")
+    expect(f4).to_have_count(0)
+    page.click("#replay")
+    expect(page.locator("#replay")).to_have_text(COURSE.catalogue.text("page.replay-stop"))
+    expect(f4).to_have_count(1)  # the start: White's man still on f4
+    expect(page.locator("#board .pieces [data-square='g5']")).to_have_count(1)  # e5xg5 shown
+    expect(page.locator("#replay")).to_have_text(COURSE.catalogue.text("page.replay"))
+    expect(f4).to_have_count(0)
+    expect(page.locator("#board .pieces [data-square='f5']")).to_have_count(1)
+    page.click("#replay")
+    expect(f4).to_have_count(1)
+    page.click("#replay")  # stopped: the board is back where the level ended
+    expect(page.locator("#replay")).to_have_text(COURSE.catalogue.text("page.replay"))
+    expect(f4).to_have_count(0)
+    expect(page.locator("#next")).to_be_visible()
     # a refused move: the board's reason with its rule, and no mistake counted
     refused = COURSE.levels["feeding/no-feed"]
     learner.go(f"/learn/{refused.id}")
@@ -426,11 +443,20 @@ def test_the_phone_layout(browser: Any, served: Served) -> None:
         expect(page.locator("#next")).to_be_in_viewport()
         no_sideways_scrolling()
         shoot(page, "level-done-phone.png")
+        # the replay by a tap, with the animation on: it runs to the end and says so
+        expect(page.locator("#replay")).to_be_in_viewport()
+        page.click("#replay")
+        expect(page.locator("#replay")).to_have_text(COURSE.catalogue.text("page.replay-stop"))
+        expect(page.locator("#replay")).to_have_text(
+            COURSE.catalogue.text("page.replay"), timeout=20_000
+        )
+        no_sideways_scrolling()
         question = COURSE.levels["prisoners/owner"]
         phone.go(f"/learn/{question.id}")
         page.click(f"#choices [data-choice='{question.answer}']")
         phone.settled()
         phone.done(3)
+        expect(page.locator("#replay")).to_be_hidden()  # a question has no moves to replay
     finally:
         phone.close()
 

@@ -2,9 +2,11 @@
 (issue 28): the learner signs in, starts the level's game from its page, plays his first move on
 the game page, the house bot answers and then resigns (through the Bot API with its own token:
 the bot at its level cannot be beaten reliably in a test), and the game page says the level's
-stars and offers "Back to the lesson" and "Next level"; the lesson and the course map show the
-stars.  No house bot process runs: the test plays the bot's side itself.  Screenshots of the
-game page's end at 1280x800 and 390x844 go to docs/learn/ with EMERGO_SCREENSHOTS=1."""
+stars and offers "Next level" (focused: Enter follows it), "Back to the lesson", "Try again" (a
+new practice game of the level, no rematch) and a replay of the game, stoppable; the lesson and
+the course map show the stars.  A hold level is done at its par, the game still going on.  No
+house bot process runs: the test plays the bot's side itself.  Screenshots of the game page's
+end at 1280x800 and 390x844 go to docs/learn/ with EMERGO_SCREENSHOTS=1."""
 
 from __future__ import annotations
 
@@ -23,6 +25,7 @@ sync_api = pytest.importorskip("playwright.sync_api")
 expect = sync_api.expect
 
 from emergo.server.learn import load_course  # noqa: E402
+from emergo.server.round.starts import tags_of  # noqa: E402
 from tests.plugins.browser import ThreadServer, public_site  # noqa: E402
 from tests.plugins.game_helpers import wait_for  # noqa: E402
 
@@ -88,10 +91,41 @@ def test_a_practice_game_won_gives_the_level_s_stars(
         expect(page.locator("#learn-next")).to_have_attribute(
             "href", "/learn/middlegames/convert-black"
         )
+        expect(page.locator("#learn-next")).to_be_focused()  # one key press away
+        expect(page.locator("#rematch")).to_be_hidden()  # another attempt, not a rematch
+        expect(page.locator("#new-opponent")).to_be_hidden()
         SHOTS.mkdir(parents=True, exist_ok=True)
         name = "practice-done.png" if width > 600 else "practice-done-phone.png"
         page.screenshot(path=str(SHOTS / name))
-        page.click("#learn-back")
+
+        # the replay: from the start, a move at a time, back to the end; a second press stops it
+        page.click("#learn-replay")
+        expect(page.locator("#learn-replay")).to_have_text("Stop the replay")
+        expect(page.locator("#status")).to_have_text("Move 1 of 3: → or End for the latest")
+        expect(page.locator("#status")).to_have_text("Move 2 of 3: → or End for the latest")
+        expect(page.locator("#learn-replay")).to_have_text("Replay the game")
+        expect(page.locator("#status")).to_have_text("Game over")
+        page.click("#learn-replay")
+        expect(page.locator("#status")).to_have_text("Move 0 of 3: → or End for the latest")
+        page.click("#learn-replay")
+        expect(page.locator("#learn-replay")).to_have_text("Replay the game")
+        stopped = page.locator("#status").inner_text()
+        page.wait_for_timeout(2500)  # stopped: it stays where it was, before the end
+        assert page.locator("#status").inner_text() == stopped != "Game over"
+
+        # try again: a new practice game of the same level
+        page.click("#learn-again")
+        page.wait_for_url(lambda u: "/game/" in u and not u.endswith(game_id))
+        again = page.url.rsplit("/", 1)[1]
+        assert tags_of(site.db, again) == {"Learn": level.id}
+        page.wait_for_selector("html[data-ready='1']")
+        expect(page.locator("#learn-links")).to_be_hidden()
+        page.goto(f"{url}/game/{game_id}")
+        page.wait_for_selector("html[data-ready='1']")
+        expect(page.locator("#learn-next")).to_be_focused()
+        page.keyboard.press("Enter")
+        page.wait_for_url(f"{url}/learn/middlegames/convert-black")
+        page.goto(f"{url}/learn/{level.id}")
         page.wait_for_url(f"{url}/learn/{level.id}")
         page.wait_for_selector("html[data-ready='1']")
         dot = page.locator(f"a.dot[data-level='{level.id}']")
@@ -99,6 +133,63 @@ def test_a_practice_game_won_gives_the_level_s_stars(
         page.goto(f"{url}/learn")
         page.wait_for_selector("html[data-ready='1']")
         expect(page.locator(f"a.dot[data-level='{level.id}']")).to_have_attribute("data-stars", "3")
+        assert errors == []
+    finally:
+        context.close()
+        server.stop()
+
+
+@pytest.mark.parametrize("viewport", [(1280, 800), (390, 844)], ids=["desktop", "phone"])
+def test_a_hold_level_is_done_at_its_par_the_game_going_on(
+    browser: Any, tmp_path: Path, viewport: tuple[int, int]
+) -> None:
+    server = ThreadServer(
+        lambda _url: public_site(tmp_path / "site.sqlite3"),
+        ws="websockets-sansio",
+        timeout_graceful_shutdown=1,
+    )
+    url, site = server.url, server.site
+    width, height = viewport
+    context = browser.new_context(viewport={"width": width, "height": height})
+    context.add_init_script(
+        "localStorage.setItem('emergo-settings', JSON.stringify({animation: false}))"
+    )
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    try:
+        bot = site.bots.ensure_house((4,))[4]
+        token = site.tokens.create(bot.id, ("bot:play",))
+        site.users.create("mira", PASSWORD)
+        level = COURSE.levels["middlegames/defend"]
+        page.goto(f"{url}/login?next=/learn/{level.id}")
+        page.fill("input[name=username]", "mira")
+        page.fill("input[name=password]", PASSWORD)
+        page.click("main form button[type=submit]")
+        page.wait_for_selector("html[data-ready='1']")
+        page.click("#practice-start")
+        page.wait_for_url(f"{url}/game/*")
+        game_id = page.url.rsplit("/", 1)[1]
+        page.wait_for_selector("html[data-ready='1']")
+        for i, text in enumerate(level.solution):
+            expect(page.locator("#learn-links")).to_be_hidden()  # not yet: par is 12 moves
+            play(page, text)
+            wait_for(lambda i=i: moves(site, game_id) == 2 * i + 1, what=f"move {i + 1}")
+            if i + 1 < len(level.solution):
+                bot_post(url, f"/api/bot/game/{game_id}/move/{level.replies[i]}", token)
+                wait_for(lambda i=i: moves(site, game_id) == 2 * i + 2, what="the reply")
+        assert level.par == len(level.solution)
+        expect(page.locator("#learn-links")).to_be_visible()
+        expect(page.locator("#learn-stars")).to_have_text(
+            "Level done: you held the position for 12 moves. Play on if you like, or go on."
+            " 3 of 3 stars"
+        )
+        expect(page.locator("#game-over")).to_be_hidden()  # the game goes on
+        expect(page.locator("#learn-next")).to_be_focused()
+        expect(page.locator("#learn-again")).to_be_hidden()
+        page.keyboard.press("Enter")
+        page.wait_for_url(f"{url}/learn/middlegames/defend-white")
         assert errors == []
     finally:
         context.close()

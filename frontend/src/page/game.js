@@ -40,6 +40,8 @@ import {Hint} from "./hint.js";
 import {abortLeft, abortWords, clockOf, movesOf, offerOf, other, rematchFields, resultLine, resultOf, resultWords, ruleOf, sharedPlies, timeControlText, variantName} from "./online-terms.js";
 
 const PING_MS = 4000;
+/** A replay's pause between moves (ms), after the board's animation of the last. */
+const REPLAY_PAUSE = 700;
 
 class GameController {
   /** @param {HTMLElement} root */
@@ -104,8 +106,12 @@ class GameController {
     this.prefetching = false;
     /** After the game: the rematch I offered (a challenge id), the one offered to me. @type {string|null} */
     this.rematchSent = null;
-    /** The practice level's box (showLearn) was filled in. */
-    this.learnShown = false;
+    /** The practice level's box (showLearn) was shown: once its level was met, and once more
+     * with its stars when the game is over (0 none, 1 met, 2 over). */
+    this.learnShown = 0;
+    /** The replay of a practice game under way (its number: a new press or a stop ends it). */
+    this.replaying = 0;
+    this.replays = 0;
     /** @type {any} */
     this.rematchOffer = null;
     /** The player's events (challenges, game starts), opened when the game is over. @type {Socket|null} */
@@ -220,6 +226,8 @@ class GameController {
     $("rematch").addEventListener("click", () => this.rematch());
     $("rematch-yes").addEventListener("click", () => this.answerRematch("accept"));
     $("rematch-no").addEventListener("click", () => this.answerRematch("decline"));
+    document.getElementById("learn-again")?.addEventListener("click", () => this.tryAgain());
+    document.getElementById("learn-replay")?.addEventListener("click", () => this.replay());
     document.addEventListener("keydown", (e) => {
       const target = /** @type {HTMLElement} */ (e.target);
       if (target.closest("input, textarea, select") || e.ctrlKey || e.metaKey || e.altKey) return;
@@ -618,13 +626,14 @@ class GameController {
   }
 
   /** @param {number} ply */
-  goto(ply) {
+  /** @param {number} ply @param {boolean} [animate] the board's animation of the move (a replay) */
+  goto(ply, animate = false) {
     ply = Math.max(0, Math.min(this.moves.length, ply));
-    this.gotoNode(this.tree.nodes[ply]);
+    return this.gotoNode(this.tree.nodes[ply], animate);
   }
 
-  /** @param {TreeNode} node */
-  async gotoNode(node) {
+  /** @param {TreeNode} node @param {boolean} [animate] */
+  async gotoNode(node, animate = false) {
     if (!node || !this.state) return;
     const id = ++this.request;
     this.want = node.ply;
@@ -636,7 +645,7 @@ class GameController {
       if (id !== this.request) return;
       this.want = null;
       this.tree.ply = node.ply;
-      this.show(false);
+      this.show(animate);
       if (!this.mine()) this.offerPremoves();
       this.prefetch();
     } catch (e) {
@@ -715,8 +724,8 @@ class GameController {
   /** A move chosen (board, box or premove): confirmed first when the settings ask, then sent. @param {MoveInfo} move @param {boolean} premove */
   async playMove(move, premove) {
     // hot-seat: one person plays both sides and takes a move back at once; a practice level of
-    // /learn (its box #learn-after) is a lesson's exercise: nothing to confirm in either
-    const exercise = this.hotseat || !!document.getElementById("learn-after");
+    // /learn (the game's `learn`) is a lesson's exercise: nothing to confirm in either
+    const exercise = this.hotseat || !!(this.full && this.full.learn);
     if (!premove && !exercise && this.full && confirmsMove(settings.confirm, this.full.speed)) {
       const yes = await ask(`Play ${this.moveText(move)}?`, "Play");
       if (!yes || !this.mine()) return this.state && this.show(false);
@@ -744,24 +753,70 @@ class GameController {
   // --- after the game: rematch, a new opponent (lichess's buttons) --------------------------------
 
   /**
-   * A practice level of /learn (the server's box `#learn-after`): once the game is over, the
-   * level's stars in the player's account (the game's end gave them) and the way back to the
-   * lesson and on to the next level. @param {boolean} over
+   * A practice level of /learn (the game's `learn`, the server's box `#learn-after`): once the
+   * level is met (a hold level's par: the learner's moves, as the server counts them, which gave
+   * the stars with that move) or the game is over, the level's stars in the player's account and
+   * the ways on: the next level (focused: Enter), the lesson, another attempt, a replay.
+   * @param {boolean} over
    */
   showLearn(over) {
     const box = document.getElementById("learn-after");
-    if (!box || !over || !this.you || this.learnShown) return;
-    this.learnShown = true;
+    if (!box || !this.you || !this.full || !this.full.learn) return;
+    const par = Number(box.dataset.par || 0);
+    const held = par > 0 && (this.moves.length + 1) >> 1 >= par; // the learner moves first
+    const shown = over ? 2 : held ? 1 : 0;
+    if (shown <= this.learnShown) return;
+    this.learnShown = shown;
     $("learn-links").hidden = false;
-    const level = box.dataset.level || "";
+    $("learn-again").hidden = !over;
+    $("learn-replay").hidden = !over || !this.moves.length;
+    /** @type {HTMLElement} */ (document.getElementById("learn-next") || $("learn-back")).focus();
+    const level = this.full.learn;
     api("/api/learn/progress").then((answer) => {
       const stars = answer && answer.levels ? answer.levels[level] : undefined;
       const said = $("learn-stars");
-      said.textContent = stars ? (box.dataset.stars || "").replace("{stars}", String(stars)) : box.dataset.none || "";
+      const starsSaid = stars ? (box.dataset.stars || "").replace("{stars}", String(stars)) : box.dataset.none || "";
+      said.textContent = held && !over ? `${box.dataset.held || ""} ${starsSaid}` : starsSaid;
       said.hidden = false;
     }, () => {
       // the stars could not be read: the lesson's page shows them
     });
+  }
+
+  /** Another attempt at a practice level: a new game from its position (not a rematch). */
+  async tryAgain() {
+    buttonEl("learn-again").disabled = true;
+    try {
+      const answer = await api("/api/learn/practice", {level: this.full.learn});
+      if (answer.gameId) location.href = `/game/${encodeURIComponent(answer.gameId)}`;
+    } catch (e) {
+      say(errorText(e));
+      buttonEl("learn-again").disabled = false;
+    }
+  }
+
+  /** The practice game replayed from its start, a move at a time with the board's animation;
+   * a second press stops it. */
+  async replay() {
+    const button = buttonEl("learn-replay");
+    const box = /** @type {HTMLElement} */ (document.getElementById("learn-after"));
+    if (this.replaying) {
+      this.replaying = 0;
+      button.textContent = box.dataset.replay || "";
+      return;
+    }
+    const run = (this.replaying = ++this.replays);
+    button.textContent = box.dataset.stop || "";
+    await this.goto(0);
+    for (let ply = 1; ply <= this.moves.length && this.replaying === run; ply++) {
+      await new Promise((done) => setTimeout(done, REPLAY_PAUSE));
+      if (this.replaying !== run) break;
+      await this.goto(ply, true);
+    }
+    if (this.replaying === run) {
+      this.replaying = 0;
+      button.textContent = box.dataset.replay || "";
+    }
   }
 
   /** The buttons after a game, and the player's events once it is over. @param {boolean} over */
@@ -772,10 +827,11 @@ class GameController {
     const opponent = this.full[other(you)];
     // a house bot too: the rematch is a challenge to it with the same terms, the colours
     // swapped, which it accepts as any challenge (the lobby's socket then opens the new game)
-    buttonEl("rematch").hidden = !opponent || opponent.name === "(deleted)";
+    // a practice level's game is tried again from its position (its box), never rematched
+    buttonEl("rematch").hidden = !opponent || opponent.name === "(deleted)" || !!this.full.learn;
     buttonEl("rematch").disabled = !!this.rematchSent;
     buttonEl("rematch").textContent = this.hotseat ? "New game" : this.rematchSent ? "Rematch offered" : "Rematch";
-    $("new-opponent").hidden = this.hotseat;
+    $("new-opponent").hidden = this.hotseat || !!this.full.learn;
     const fields = rematchFields(this.full, you);
     const prefill = new URLSearchParams({variant: String(fields.variant), rated: String(fields.rated)});
     if (fields["clock.limit"] !== undefined) {

@@ -12,8 +12,9 @@
  * goal's) said in words next to the board, the wrong move shown and taken back by Retry (R);
  * the opponent's reply played with the board's animation; a hint that gives the idea first and
  * the move (an arrow) only on a further press (?); at the end the stars and the next level,
- * one press away (Enter or N). A practice level against a house bot starts a real game from its
- * position (`POST /api/learn/practice`), whose end gives the level's stars in the account.
+ * one press away (Enter, space, → or N), and a replay of the level's line. A practice level
+ * against a house bot starts a real game from its position (`POST /api/learn/practice`), which
+ * gives the level's stars in the account once the level is met.
  * Stars are kept in the account of a signed-in player (`/api/learn/progress`), else in this
  * browser; a visitor's are merged into the account once he is signed in.
  *
@@ -41,6 +42,8 @@ import {best, cleanStars, continueAt, fill, hintsShown, levelsOf, moveShape, nex
 /** Keys that start a typed move (square letters, digits, the separators of R21). */
 const MOVE_KEY = /^[a-ix0-9-]$/i;
 
+/** A replay's pause before each move (ms), besides the board's animation of it. */
+const REPLAY_PAUSE = 600;
 const sleep = (/** @type {number} */ ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** The player's stars: the account's when signed in (a visitor's from this browser merged in once), else this browser's. */
@@ -129,6 +132,9 @@ class LevelPage {
     /** The position a level starts from. @type {Position|null} */
     this.start = null;
     this.hints = 0;
+    /** The replay under way (its number: a second press or a restart ends it), and how many began. */
+    this.replaying = 0;
+    this.replays = 0;
     /** Steps sent to be judged (the page's mark for tests: `<html data-sent>`). */
     this.sent = 0;
     /** What the page waits for: "move", "retry" (a wrong move on show), "over", "busy". */
@@ -177,6 +183,7 @@ class LevelPage {
     $("hint").addEventListener("click", () => this.hint());
     $("retry").addEventListener("click", () => this.retry());
     $("restart").addEventListener("click", () => this.restart());
+    $("replay").addEventListener("click", () => this.replay());
     document.getElementById("practice-start")?.addEventListener("click", () => this.practice());
     document.addEventListener("keydown", (e) => this.key(e));
     if (level.opponent === "bot" && !this.data.me) {
@@ -193,7 +200,9 @@ class LevelPage {
     if (target.closest("input, textarea, select") && e.key !== "?") return;
     const next = /** @type {HTMLAnchorElement} */ ($("next"));
     const onControl = !!target.closest("button, a");
-    if (this.mode === "over" && !$("done").hidden && (e.key === "n" || e.key === "N" || (e.key === "Enter" && !onControl))) {
+    // lichess's level-done keys: Enter, space, → (and our N), the "Next level" link focused
+    const on = e.key === "n" || e.key === "N" || e.key === "ArrowRight" || ((e.key === "Enter" || e.key === " ") && (!onControl || target === next));
+    if (this.mode === "over" && !$("done").hidden && on) {
       if (target === next && e.key === "Enter") return; // the link follows itself
       e.preventDefault();
       location.href = next.href;
@@ -256,6 +265,7 @@ class LevelPage {
   /** Start the level again: the start position, nothing done. */
   restart() {
     const level = this.level;
+    this.replaying = 0;
     this.moves = [];
     this.mistakes = 0;
     this.hints = 0;
@@ -377,6 +387,46 @@ class LevelPage {
     }
   }
 
+  /**
+   * The level's line replayed from its start (the prelude played), a move at a time with the
+   * board's animation and a pause to see it; a second press stops it. The board ends where the
+   * level did.
+   */
+  async replay() {
+    const button = buttonEl("replay");
+    if (this.replaying) {
+      this.replaying = 0;
+      return;
+    }
+    const run = (this.replaying = ++this.replays);
+    button.textContent = this.t["replay-stop"];
+    const level = this.level;
+    const from = level.prelude ? level.prelude.position : level.position;
+    const before = level.prelude ? level.prelude.moves : [];
+    const animation = boardSettings().animation;
+    const end = this.position;
+    const start = /** @type {Position} */ (this.start);
+    this.board.set({pieces: start.pieces, lastMove: start.lastMove, movable: null, viewOnly: true, animate: false});
+    this.bars(start.hands, null);
+    try {
+      for (let ply = 1; ply <= this.moves.length && this.replaying === run; ply++) {
+        await sleep(REPLAY_PAUSE);
+        const query = new URLSearchParams({pos: from, moves: [...before, ...this.moves.slice(0, ply)].join(" ")});
+        const step = /** @type {Position} */ (await api(`/api/position?${query}`));
+        if (this.replaying !== run) break;
+        this.board.set({pieces: step.pieces, lastMove: step.lastMove, movable: null, viewOnly: true, animate: true});
+        this.bars(step.hands, null);
+        if (step.lastMove) await sleep(showTime(step.lastMove, animation));
+      }
+    } catch (e) {
+      this.say(fill(this.t.error, {error: errorText(e)}));
+    }
+    if (this.replays !== run) return; // a newer replay runs
+    this.replaying = 0;
+    button.textContent = this.t.replay;
+    if (this.mode === "over" && end) this.show(end, false); // where the level ended
+  }
+
   /** The level done: the stars, what was learned, the next level one press away. @param {Verdict} v */
   async done(v) {
     const stars = v.stars || 1;
@@ -390,6 +440,8 @@ class LevelPage {
     $("choices").hidden = true;
     $("hint").hidden = true;
     $("hints").replaceChildren();
+    $("replay").hidden = this.level.kind === "question" || !this.moves.length;
+    $("replay").textContent = this.t.replay;
     $("done").hidden = false;
     $("next").focus();
     try {

@@ -107,9 +107,10 @@ class Site:
         self.tournaments = Tournaments(db, self.ratings)
         self.director = Director(db, self.rounds, self.notices)
         self.correspondence.game_over_hooks.append(self.director.game_over)
-        # issue 28: a practice game of /learn gives its stars in the transaction that ends it
+        # issue 28: a practice game of /learn gives its stars in the transaction of the command
+        # that meets its level (a hold's par reached, a win)
         self.practice = Practice(db, self.rounds)
-        self.correspondence.game_over_hooks.append(self.practice.game_over)
+        self.correspondence.command_hooks.append(self.practice.played)
         self.director.schedule = Schedule(self.tournaments, entries_of(config.tournament_schedule))
         self.presence = Presence(db)
         self.bots = Bots(db)  # issue 20

@@ -1,8 +1,9 @@
 """A practice level of /learn against a house bot, on SQLite and PostgreSQL:
 ``POST /api/learn/practice`` starts a real game from the level's position tagged with the level,
-and the game's end gives the level's stars in the transaction that ends it (a won ``win`` level,
-a ``hold`` level held for its par); a lost or aborted game gives none, and nobody but the game's
-learner gets any.  The house bot's moves come through the Bot API with its own token."""
+and the command that meets the level gives its stars in its transaction (a won ``win`` level,
+a ``hold`` level at its par, the game still going on); a lost or aborted game gives none, and
+nobody but the game's learner gets any.  The house bot's moves come through the Bot API with
+its own token."""
 
 from __future__ import annotations
 
@@ -14,9 +15,10 @@ import pytest
 from emergo.board import BLACK, WHITE, Board, Outcome, Termination
 from emergo.server.learn import load_course
 from emergo.server.learn.practice import LEARN_TAG, next_level, practice_stars
+from emergo.server.round.jsonview import game_full
 from emergo.server.round.starts import tags_of
 from emergo.server.site import Site
-from tests.plugins.game_helpers import Player
+from tests.plugins.game_helpers import Player, new_game
 
 COURSE = load_course()
 PATH = "/api/learn/practice"
@@ -73,6 +75,10 @@ def test_the_game_starts_from_the_level_s_position_and_carries_the_level(
         assert (game.seats.white == "ann") is learner_is_white
         assert not game.rated and game.time_control is None
         assert tags_of(site.db, game_id) == {LEARN_TAG: level_id}
+        assert game.learn == level_id
+        assert game_full(game, 0.0)["learn"] == level_id  # the page's and a client's word
+    other = site.rounds.get(new_game(people["ann"], people["bob"]))
+    assert other is not None and other.learn is None and "learn" not in game_full(other, 0.0)
 
 
 def test_a_won_practice_game_gives_its_stars(site: Site, people: dict[str, Player]) -> None:
@@ -114,6 +120,11 @@ def test_stars_count_the_learner_s_moves_against_par() -> None:
     assert practice_stars(defend, BLACK, game(2 * 11 - 1, Termination.RESIGNATION, WHITE)) is None
     assert practice_stars(defend, BLACK, game(2 * 5, Termination.RESIGNATION, BLACK)) == 3
     assert practice_stars(defend, BLACK, game(2 * 30, Termination.REPETITION, None)) == 3
+    # a game going on: a hold level is met at its par, a win level only by the win
+    going = SimpleNamespace(moves=["m"] * (2 * 12 - 1), outcome=None)
+    assert practice_stars(defend, BLACK, going) == 3
+    assert practice_stars(defend, BLACK, SimpleNamespace(moves=["m"] * 22, outcome=None)) is None
+    assert practice_stars(convert, WHITE, going) is None
 
 
 def test_a_lost_or_aborted_game_gives_no_stars(site: Site, people: dict[str, Player]) -> None:
@@ -134,14 +145,22 @@ def test_a_lost_or_aborted_game_gives_no_stars(site: Site, people: dict[str, Pla
     assert stars(ann) == {}
 
 
-def test_a_hold_level_held_for_its_par_gives_its_stars(
+def test_a_hold_level_gives_its_stars_at_its_par_not_at_the_game_s_end(
     site: Site, people: dict[str, Player]
 ) -> None:
+    """lichess's "survive N moves": the level is met at the learner's N-th move, the game still
+    going on; a loss after that still holds."""
     ann, bot = people["ann"], people["bot"]
     level = COURSE.levels["middlegames/defend"]
     game = start(ann, level.id)
-    play_line(ann, bot, game, level.id, level.par)
-    r = ann.post(f"/api/board/game/{game}/resign")  # lost, but after par moves held
+    play_line(ann, bot, game, level.id, level.par - 1)
+    r = bot.post(f"/api/bot/game/{game}/move/{level.replies[level.par - 2]}")
+    assert r.status_code == 200, r.text
+    assert stars(ann) == {}  # one move short of par
+    ann.play(game, level.solution[level.par - 1])
+    assert ann.state(game)["status"] == "started"
+    assert stars(ann) == {level.id: 3}  # par reached: done, no need to finish the game
+    r = ann.post(f"/api/board/game/{game}/resign")
     assert r.status_code == 200, r.text
     assert stars(ann) == {level.id: 3}
 

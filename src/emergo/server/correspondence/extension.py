@@ -82,6 +82,10 @@ class Correspondence:
         self.notices = notices
         self.game_over_hooks: list[Callable[[Tx, GameView, rnd.RoundState, float], None]] = []
         """What else a game's end does in its transaction (issue 30: an event's result)."""
+        self.command_hooks: list[Callable[[Tx, GameView, rnd.RoundState, float], None]] = []
+        """What else every written command of a game taking the locked path does in its
+        transaction, given the game before it and the state after (issue 28: a practice
+        level met by a move or by the game's end)."""
         self.present: Callable[[str, int], bool] = lambda _game, _user: False
         """Whether a player has the game open on this process (the site's presence): no
         your-turn notice then, as lichess tells a player only when away from the game."""
@@ -287,6 +291,8 @@ class Correspondence:
             tx.execute(delete(m.conditionals).where(where))
         elif moved and before.speed == "correspondence":
             final = self._conditional_reply(tx, rounds, before, state, moved[-1], t)
+        for command_hook in self.command_hooks:
+            command_hook(tx, before, final, t)
         if final.is_over and not before.state.is_over:
             self.ratings.game_over(tx, before, final, t)
             for hook in self.game_over_hooks:

@@ -180,7 +180,9 @@ def _controls(course: Course, level: Level) -> str:
         '<div class="done" id="done" hidden tabindex="-1">'
         f'<h2>{e(cat.text("page.done"))} <span class="stars" id="stars"></span></h2>'
         '<p id="stars-said"></p><p id="done-text"></p><ul class="notes" id="notes"></ul>'
-        f'<a class="button primary" id="next" href="{href}" aria-keyshortcuts="Enter n">'
+        f'<button type="button" id="replay">{e(cat.text("page.replay"))}</button> '
+        f'<a class="button primary" id="next" href="{href}" '
+        'aria-keyshortcuts="Enter Space ArrowRight n">'
         f"{e(next_text)}</a></div>"
         f"{practice}"
         f'<p class="note" id="unavailable" hidden>{e(cat.text("page.unavailable"))} '

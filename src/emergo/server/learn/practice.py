@@ -3,14 +3,17 @@
 A level with ``opponent = "bot"`` is not judged move by move: the server starts a game from the
 level's position between the learner and the house bot of the level's strength
 (:meth:`Practice.start`), casual and without a clock, and the game carries the level in its tags
-(``Learn``: the level's id), written in the transaction that makes it.  When the game ends, the
-rounds service's game-over hook (:meth:`Practice.game_over`, in the transaction that ends it)
-gives the level's stars to the learner: the player of the side the level's position has to move,
-and only in a game against a bot, so a game nobody started here gives nobody stars.
+(``Learn``: the level's id), written in the transaction that makes it.  Every command of the
+game takes the rounds service's locked transaction, and the extension's command hook
+(:meth:`Practice.played`, in that transaction) gives the level's stars to the learner the moment
+the level is met: the player of the side the level's position has to move, and only in a game
+against a bot, so a game nobody started here gives nobody stars.
 
 * ``win``: the learner won; the stars count his moves against the level's par
   (:func:`~emergo.server.learn.course.stars`).
-* ``hold``: the learner made ``par`` moves without losing (or won): three stars.
+* ``hold``: the learner made ``par`` moves without losing, three stars then, as lichess's
+  practice ends a "survive N moves" goal at its N-th move (the game goes on if he likes; a
+  loss after that still holds), or won before: three stars.
 
 An aborted game, a lost one, a draw of a ``win`` level give none.
 """
@@ -20,11 +23,8 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable
 
-from sqlalchemy import select
-
 from emergo.board import Color, Termination
 from emergo.round import RoundState
-from emergo.server.core import models as m
 from emergo.server.core.db import Database, Tx, now
 from emergo.server.core.errors import SiteError
 from emergo.server.learn.course import Course, load_course, stars
@@ -78,12 +78,13 @@ def next_level(course: Course, level_id: str) -> str | None:
 
 
 def practice_stars(level: Level, learner: Color, state: RoundState) -> int | None:
-    """The stars a finished practice game gives its learner (module docstring); None: none."""
+    """The stars a practice game in ``state`` (over or not) has earned its learner (module
+    docstring); None: none yet."""
     outcome = state.outcome
-    if outcome is None or outcome.termination is Termination.ABORTED:
+    if outcome is not None and outcome.termination is Termination.ABORTED:
         return None
     moves = (len(state.moves) + 1) // 2  # the learner moves first (the level's side to move)
-    won = outcome.winner == learner
+    won = outcome is not None and outcome.winner == learner
     if level.goal.kind == "win":
         return stars(level.par, moves) if won else None
     if level.goal.kind == "hold":
@@ -128,10 +129,12 @@ class Practice:
             )
 
     def links(self, level_id: str) -> dict[str, str] | None:
-        """What a practice game's page says of its level once the game is over: the words
-        (``game``, ``back``, ``next``, ``stars``, ``none``: the catalogue's) and the addresses of
-        the lesson (``back_href``) and of the next level (``next_href``, empty after the last);
-        None for a level the course does not hold."""
+        """What a practice game's page says of its level once the level is met or the game is
+        over: the words (``game``, ``back``, ``next``, ``stars``, ``none``, ``held``, ``again``,
+        ``replay``, ``stop``: the catalogue's), the addresses of the lesson (``back_href``) and of
+        the next level (``next_href``, empty after the last), and for a ``hold`` level its par
+        (``par``: the learner's moves that meet it, as :func:`practice_stars` counts; else
+        empty); None for a level the course does not hold."""
         course = self.course()
         level = course.levels.get(level_id)
         if level is None:
@@ -147,17 +150,22 @@ class Practice:
             "next_href": f"/learn/{after}" if after is not None else "",
             "stars": cat.text("page.stars", stars="{stars}"),
             "none": cat.text("page.practice-none"),
+            "held": cat.text("page.practice-held", moves=str(level.par)),
+            "again": cat.text("page.practice-again"),
+            "replay": cat.text("page.practice-replay"),
+            "stop": cat.text("page.replay-stop"),
+            "par": str(level.par) if level.goal.kind == "hold" else "",
         }
 
-    def game_over(self, tx: Tx, game: GameView, state: RoundState, t: float) -> None:
-        """Give a practice game's learner the level's stars, in the transaction that ended the
-        game (the rounds service's extension calls it for every game that ends)."""
-        tags = tx.execute(select(m.games.c.tags).where(m.games.c.id == game.id)).scalar()
-        level_id = (tags or {}).get(LEARN_TAG)
-        if not isinstance(level_id, str):
+    def played(self, tx: Tx, game: GameView, state: RoundState, t: float) -> None:
+        """Give a practice game's learner the level's stars when a command (a move, the game's
+        end) meets the level, in its transaction: ``game`` as it was before the command,
+        ``state`` after it (the rounds service's extension calls it for every game whose
+        command takes the locked transaction)."""
+        if game.learn is None:
             return
         course = self.course()
-        level = course.levels.get(level_id)
+        level = course.levels.get(game.learn)
         if level is None or level.opponent != "bot":
             return
         learner = learner_side(course, level)
@@ -166,5 +174,5 @@ class Practice:
         if seats.hotseat or not (seats.black_bot if learner else seats.white_bot):
             return  # only a game against a bot is practice
         got = practice_stars(level, learner, state)
-        if got is not None:
+        if got is not None and got != practice_stars(level, learner, game.state):
             merge_into(tx, learner_id, {level.id: got}, t)

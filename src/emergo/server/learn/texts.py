@@ -63,6 +63,11 @@ PAGE_TEXTS: dict[str, set[str]] = {
     "page.practice-game": {"goal"},
     "page.practice-back": set(),
     "page.practice-none": set(),
+    "page.practice-held": {"moves"},
+    "page.practice-again": set(),
+    "page.practice-replay": set(),
+    "page.replay": set(),
+    "page.replay-stop": set(),
     "page.keys": set(),
     "page.error": {"error"},
 }

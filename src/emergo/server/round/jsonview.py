@@ -110,6 +110,8 @@ def game_full(game: GameView, now: float) -> dict[str, Any]:
     }
     if game.swap is not None:  # ours: the swap rule and Black's choice (docs/fair-starts.md)
         out["swap"] = game.swap
+    if game.learn is not None:  # ours: a practice level of /learn (docs/learn.md)
+        out["learn"] = game.learn
     if clock is not None:
         days = clock.control.days
         if days is not None:

@@ -131,10 +131,14 @@ def practice_box(site: Any, tags: dict[str, str]) -> str:
     )
     return (
         f'<div class="learn-after" id="learn-after" data-level="{e(said["level"])}" '
-        f'data-stars="{e(said["stars"])}" data-none="{e(said["none"])}">'
+        f'data-stars="{e(said["stars"])}" data-none="{e(said["none"])}" '
+        f'data-held="{e(said["held"])}" data-par="{e(said["par"])}" '
+        f'data-replay="{e(said["replay"])}" data-stop="{e(said["stop"])}">'
         f'<p class="learn-game">{e(said["game"])}</p>'
         '<p id="learn-stars" aria-live="polite" hidden></p>'
         '<p class="row" id="learn-links" hidden>'
+        f'<button type="button" class="button" id="learn-again">{e(said["again"])}</button>'
+        f'<button type="button" class="button" id="learn-replay">{e(said["replay"])}</button>'
         f'<a class="button" id="learn-back" href="{e(said["back_href"])}">'
         f"{e(said['back'])}</a>{after}</p></div>"
     )

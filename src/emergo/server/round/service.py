@@ -16,7 +16,8 @@ actor):
 **The hot path.**  Most commands of a game (a move, an offer, its answer: anything that neither
 ends the game nor takes a move back; in a hot-seat game, no takeback asked, which is granted at
 once; in a correspondence game, one without a clock whose extension is :meth:`Extension.quiet`
-and which no conditional move answers, else the locked path plays the reply) are played
+and which no conditional move answers, else the locked path plays the reply; never in a
+practice game of /learn, whose level a move may meet, nor under the swap rule) are played
 on the game as this process last saw it (:mod:`emergo.server.round.cache`, no read at all) and
 written in **one statement** that compares the version: the game row updated only if it is
 still at the version the command was played on, the move's row, the timer and the notification
@@ -394,6 +395,7 @@ class Rounds:
             game.state.outcome is not None
             or (extended and game.state.clock is not None)
             or game.swap_rule
+            or game.learn is not None  # a practice level may be met by any move (a hold's par)
         ):
             return _LOCKED
         t = self.clock()

@@ -85,6 +85,9 @@ class GameView:
     swap: str | None = None
     """The game's ``Swap`` tag (issue 30, :mod:`emergo.server.round.swap`): ``swap-N`` while
     Black's choice is ahead, ``swap-N taken`` or ``swap-N declined`` after; None: no swap rule."""
+    learn: str | None = None
+    """The game's ``Learn`` tag (issue 28, :mod:`emergo.server.learn.practice`): the id of the
+    practice level it plays; None: not a practice game."""
 
     @property
     def version(self) -> int:
@@ -134,4 +137,5 @@ def view_of(row: Any) -> GameView:
         created=row.created,
         updated=row.updated,
         swap=(row.tags or {}).get("Swap"),
+        learn=(row.tags or {}).get("Learn"),
     )
