@@ -233,6 +233,15 @@ class Site:
         self.shared_limits.hit("challenges", str(user.id), limits.challenges_per_minute, 60)
         return self.challenges.create(user, terms, kind=kind, dest=dest)
 
+    def practice_game(self, user: User, level: str) -> str:
+        """A practice game of /learn's ``level`` against its house bot (issue 28), limited as
+        a challenge to the computer: each is a game a bot searches for."""
+        limits = self.config.limits
+        self.shared_limits.hit("challenges", str(user.id), limits.challenges_per_minute, 60)
+        house = self.bots.house()
+        offered = {n: bot for n, bot in house.items() if n in self.config.bots.levels}
+        return self.practice.start(user, level, offered)
+
     def join_event(self, event_id: str, user: User, password: str | None) -> Event:
         """Join an event (:meth:`Tournaments.join`); its entry code tried at most as often a
         minute as a log-in, per player and event (a short code fell to a loop otherwise)."""

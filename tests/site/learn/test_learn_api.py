@@ -156,7 +156,7 @@ def test_against_the_tables_the_reply_is_theirs_and_the_value_is_said(client: An
 
 def test_a_level_against_a_bot_is_a_game_and_a_missing_table_is_said(client: Any) -> None:
     r = judge(client, level="middlegames/convert", move="g6-g5")
-    assert r.status_code == 409 and "/api/challenge/ai" in r.json()["error"]
+    assert r.status_code == 409 and "/api/learn/practice" in r.json()["error"]
     missing = COURSE.unavailable()[0]
     r = judge(client, level=missing, move="a1")
     assert r.status_code == 503 and "table" in r.json()["error"]
@@ -177,8 +177,8 @@ def test_a_form_body_is_read_too(client: Any) -> None:
     ("fields", "status", "said"),
     [
         ({"level": "feed/nope", "move": "e4"}, 404, "no level"),
-        ({"level": 7, "move": "e4"}, 404, "no level"),
-        ({"move": "e4"}, 404, "no level"),
+        ({"level": 7, "move": "e4"}, 400, "level must be a level's id"),
+        ({"move": "e4"}, 400, "level must be a level's id"),
         ({"level": "feed/weak-piece"}, 400, "send the move"),
         ({"level": "feed/weak-piece", "move": "f4-f5", "answer": "2"}, 400, "one of move"),
         ({"level": "feed/weak-piece", "answer": "2"}, 400, "played with moves"),

@@ -252,3 +252,45 @@ def test_a_session_starts_a_practice_game_with_its_csrf_token(site: Site, client
     assert r.status_code == 200, r.text
     game = site.rounds.get(r.json()["gameId"])
     assert game is not None and game.seats.white == "cleo"
+
+
+def test_practice_games_are_limited_as_challenges_to_the_computer(
+    site: Site, people: dict[str, Player], steady_limits: float
+) -> None:
+    """Each is a game a house bot searches for: as many a minute as challenges (an attacker
+    started 60 in a row), and counted with them."""
+    limits = site.config.limits
+    most = limits.challenges_per_minute
+    object.__setattr__(limits, "challenges_per_minute", 3)  # the config is shared: put back
+    try:
+        ann, bob = people["ann"], people["bob"]
+        for _ in range(3):
+            start(ann, "middlegames/convert")
+        r = ann.post(PATH, json={"level": "middlegames/convert"})
+        assert r.status_code == 429 and int(r.headers["retry-after"]) >= 1, r.text
+        assert "try again" in r.json()["error"]
+        r = ann.post("/api/challenge/ai", data={"level": 4})  # the same count
+        assert r.status_code == 429, r.text
+        start(bob, "middlegames/convert")  # per player
+    finally:
+        object.__setattr__(limits, "challenges_per_minute", most)
+
+
+def test_a_practice_level_s_stars_are_not_posted(site: Site, people: dict[str, Player]) -> None:
+    """Only the game's end (or a hold's par) gives a practice level's stars: a post of them is
+    refused, whole (a post of every level's 3 stars gave 288 with no game played)."""
+    ann = people["ann"]
+    user = site.users.by_name("ann")
+    assert user is not None
+    writer = Player(ann.http, "ann", site.tokens.create(user.id, ("preference:write",)))
+    for body in (
+        {"level": "middlegames/convert", "stars": 3},
+        {"levels": {"capture/jump": 3, "middlegames/convert": 3}},
+    ):
+        r = writer.post("/api/learn/progress", json=body)
+        assert r.status_code == 409, r.text
+        assert "middlegames/convert" in r.json()["error"]
+    assert stars(ann) == {}  # nothing half-applied
+    assert writer.post("/api/learn/progress", json={"level": "capture/jump", "stars": 3}).json()[
+        "levels"
+    ] == {"capture/jump": 3}

@@ -134,14 +134,15 @@ def judge_step(course: Course, fields: dict[str, Any]) -> dict[str, Any]:
     """The answer of ``POST /api/learn/judge`` (module docstring); an :class:`ApiError` for a
     request that is not an attempt at a level of the course."""
     level_id = fields.get("level")
-    if not isinstance(level_id, str) or level_id not in course.levels:
-        shown = str(level_id)[:80] if isinstance(level_id, str) else type(level_id).__name__
+    if not isinstance(level_id, str):
+        raise ApiError("level must be a level's id (stage/level)")
+    if level_id not in course.levels:
+        shown = level_id[:80]
         raise ApiError(f"no level {shown!r} in the course (GET /api/learn lists them)", 404)
     level = course.levels[level_id]
     if level.opponent == "bot":
         raise ApiError(
-            f"{level_id} is played against a house bot in a real game: POST /api/challenge/ai "
-            "with its position",
+            f"{level_id} is played against a house bot in a real game: POST /api/learn/practice",
             409,
         )
     if level_id in course.unavailable():
@@ -239,6 +240,13 @@ async def progress(request: Request) -> Response:
     actor = await require(request, "preference:write", fields)
     course = await asyncio.to_thread(shipped_course)
     given = _posted(fields, set(course.levels))
+    played = sorted(k for k in given if course.levels[k].opponent == "bot")
+    if played:  # their stars come only from a practice game's end (learn/practice.py)
+        raise ApiError(
+            f"{played[0]} is played against a house bot: its stars come from the game "
+            "(POST /api/learn/practice), not from a post",
+            409,
+        )
     stars = await asyncio.to_thread(store.merge, actor.user.id, given)
     return JSONResponse({"levels": stars})
 
@@ -252,9 +260,7 @@ async def practice(request: Request) -> Response:
     if not isinstance(level, str):
         raise ApiError("level must be a level's id (stage/level)")
     site = site_of(request)
-    house = await asyncio.to_thread(site.bots.house)
-    offered = {n: bot for n, bot in house.items() if n in site.config.bots.levels}
-    game_id = await asyncio.to_thread(site.practice.start, actor.user, level, offered)
+    game_id = await asyncio.to_thread(site.practice_game, actor.user, level)
     return JSONResponse({"id": game_id, "gameId": game_id, "level": level})
 
 
