@@ -22,6 +22,10 @@ _NEEDS = {
     "src/emergo/selfplay.py": (_KERNEL,),
     "src/emergo/tablebase.py": (_KERNEL,),
     "docs/tablebase.md": (_KERNEL,),
+    "src/emergo/puzzles/generate.py": (_KERNEL,),  # the generator and its judge: the engine
+    "src/emergo/puzzles/judge.py": (_KERNEL,),
+    "src/emergo/puzzles/run.py": (_KERNEL,),
+    "src/emergo/puzzles/verify.py": (_KERNEL,),
     "src/emergo/ray_runner.py": ("ray",),
     "src/emergo/envs/observation.py": ("numpy",),
     "src/emergo/envs/render.py": ("numpy", "PIL"),

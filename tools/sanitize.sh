@@ -33,9 +33,9 @@ out="$root/build-asan"
 
 rm -rf "$out"
 mkdir -p "$out/pkg/emergo" "$out/tmp"
-# The package's Python files, without any in-place built extension.
-(cd src/emergo && find . -name '__pycache__' -prune -o -type f \
-    \( -name '*.py' -o -name '*.pyi' -o -name 'py.typed' -o -path './data/*' \) -print |
+# The package's files (its Python, data, the server's pages, course and migrations), without
+# any in-place built extension.
+(cd src/emergo && find . -name '__pycache__' -prune -o -type f ! -name '*.so' -print |
     while read -r f; do mkdir -p "$out/pkg/emergo/$(dirname "$f")"; cp "$f" "$out/pkg/emergo/$f"; done)
 
 flags="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer -g -O1"

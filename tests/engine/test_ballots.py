@@ -319,6 +319,7 @@ def load_tool() -> ModuleType:
     return module
 
 
+@pytest.mark.requires_kernel  # the tool imports the kernel's search
 def test_the_commands_of_the_docs_parse() -> None:
     tool = load_tool()
     lines = []
