@@ -217,8 +217,17 @@ class Reports:
             if found is None or found.target_id != target_id:
                 raise ReportError(f"no report {report_id} of that player", 404)
             if action == "mute" and found.line_id is not None:
+                owner = tx.execute(
+                    select(m.chat.c.tournament_id).where(m.chat.c.id == found.line_id)
+                ).first()
                 tx.execute(update(m.chat).where(m.chat.c.id == found.line_id).values(removed=True))
-                tx.notify(f"c:{found.game_id}", f"removed:{found.line_id}")
+                # the topics of emergo.server.chat.service.topic_of (which imports this module)
+                topic = (
+                    f"c:{found.game_id}"
+                    if found.game_id is not None
+                    else f"ec:{owner.tournament_id if owner is not None else ''}"
+                )
+                tx.notify(topic, f"removed:{found.line_id}")
             tx.execute(update(m.reports).where(m.reports.c.id == report_id).values(status="closed"))
         if action == "disable":
             tx.execute(
