@@ -1,7 +1,7 @@
 """An event's page in a real browser (headless Chromium), one browser context per person, on a
 real server (frontend/src/page/event.js): the countdown, join, the start, "your game is ready"
-when the pairing is made, berserk, the standings changing live as the game ends, the chat; screenshots
-docs/web/event-desktop.png and docs/web/event-phone.png."""
+when the pairing is made, berserk, the standings changing live as the game ends, the chat;
+screenshots docs/web/event-desktop.png and docs/web/event-phone.png."""
 
 from __future__ import annotations
 

@@ -169,6 +169,18 @@ def test_the_long_poll_wakes_on_a_new_line(site, client, events):
     assert [x["id"] for x in got["r"]["lines"]] == [second]
 
 
+def test_the_long_poll_answers_before_the_sites_deadline(site, client, events, monkeypatch):
+    """Nothing said: an empty answer, not the 503 of the site's deadline (the app's was set at
+    its start: a wait of 20 s would meet it)."""
+    from dataclasses import replace
+
+    database = replace(site.config.database, request_timeout=2.6)  # a wait of 0.6 s
+    monkeypatch.setattr(site, "config", replace(site.config, database=database))
+    path = f"{events['arena']}/chat"
+    r = client.get(f"{path}?since=0&wait=true")
+    assert r.status_code == 200 and r.json() == {"lines": [], "removed": []}
+
+
 def test_a_line_reported_and_removed_by_a_moderator(site, client, events):
     path = f"{events['swiss']}/chat"
     line = client.post(path, headers=events["bob"], data={"text": "you fool"}).json()["id"]

@@ -77,7 +77,9 @@ async def board_chat_room(request: Request) -> Response:
 
 
 WAIT_SECONDS = 20.0
-"""How long ``GET .../chat?since=N&wait=true`` waits on the bus for a new line (a long poll)."""
+"""How long ``GET .../chat?since=N&wait=true`` waits on the bus for a new line (a long poll), at
+most: it answers before the site's own deadline would answer 503 (``[database]
+request_timeout``)."""
 
 
 async def _event_id(request: Request) -> str:
@@ -123,7 +125,8 @@ async def event_chat_get(request: Request) -> Response:
     site = site_of(request)
     with site.bus.subscribe(f"ec:{event_id}") as sub:
         lines = await asyncio.to_thread(site.chat.event_lines, event_id, after=since)
-        woke = not lines and wait == "true" and await sub.wait(WAIT_SECONDS)
+        limit = max(0.5, min(WAIT_SECONDS, site.config.database.request_timeout - 2.0))
+        woke = not lines and wait == "true" and await sub.wait(limit)
         if woke and not site.bus.closing:
             sub.take()
             lines = await asyncio.to_thread(site.chat.event_lines, event_id, after=since)

@@ -12,7 +12,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from emergo.server.core.auth import actor_of, site_of
-from emergo.server.core.frame import data_attributes, document, page
+from emergo.server.core.frame import CHAT_PANEL, data_attributes, document, page
 from emergo.server.correspondence.pages import game_extras
 from emergo.server.round.jsonview import you_of
 from emergo.server.round.starts import describe, tags_of

@@ -239,7 +239,6 @@ async def _event_page(request: Request, swiss: bool) -> Response:
         f"<h2>Standings</h2>{_standings(event, lines)}"
         f"<h2>Games</h2>{_pairings(pairings)}</div>"
         f'<aside class="event-side">{CHAT_PANEL}</aside></div></main>'
-
     )
     return document(event.full_name, body, actor, script="event")
 
