@@ -84,7 +84,11 @@ def test_the_limits_of_a_line(client, events):
     assert len(client.get(path).json()["lines"]) == 1  # nothing of the refused ones
 
 
-def test_the_chat_rate_is_the_game_chats(site, client, events):
+def test_the_chat_rate_is_the_game_chats(site, client, events, monkeypatch):
+    import emergo.server.core.limits as limits
+
+    # one fixed window of the limiter for the whole test (not one across a minute's turn)
+    monkeypatch.setattr(limits, "now", lambda: 1_000_020.0)
     path = f"{events['arena']}/chat"
     said = [
         client.post(path, headers=events["bob"], data={"text": f"line {i}"}).status_code
@@ -193,7 +197,7 @@ def test_a_line_reported_and_removed_by_a_moderator(site, client, events):
     assert r.status_code == 200, r.text
     (queued,) = site.reports.queue()
     assert queued.line_text == "you fool" and queued.game_id is None
-    assert queued.json()["gameId"] is None
+    assert queued.json()["gameId"] is None and queued.json()["tournamentId"] == events["ids"][1]
     site.moderate("mod", "mute", "bob", report_id=queued.id, note="insults")
     got = client.get(path).json()
     assert got["lines"] == [] and got["removed"] == [line]
