@@ -283,3 +283,23 @@ def test_the_events_chat_live_between_two_players_and_a_line_shown_as_text(brows
     site.chat.remove(bob_line.id)
     _wait(lambda: line.count() == 0, "the removed line to go")
     assert ann.errors == [] and bob.errors == []
+
+
+def test_the_events_chat_in_local_mode(browser, local):
+    """``emergo serve``'s site: the local player (ann, signed in by being there) writes in an
+    event's chat from its page, and the line comes back to the page."""
+    site = local.site
+    ann = site.users.by_name("ann")
+    spec = arena_spec({"name": "Home", "clockTime": 3, "clockIncrement": 2, "minutes": 30})
+    event = site.tournaments.create(spec, ann)
+    page = browser.new_context(viewport=DESKTOP).new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(f"{local.url}{event.path()}")
+    page.wait_for_selector("html[data-ready='1']")
+    page.wait_for_selector("#chat-form:not([hidden])")
+    page.fill("#chat-text", "alone at home")
+    page.press("#chat-text", "Enter")
+    _wait(lambda: "alone at home" in page.locator("#chat-lines").inner_text(), "the line")
+    assert [x.user for x in site.chat.event_lines(event.id)] == ["ann"]
+    assert errors == []
