@@ -1,7 +1,7 @@
 """An event's page in a real browser (headless Chromium), one browser context per person, on a
 real server (frontend/src/page/event.js): the countdown, join, the start, "your game is ready"
-when the pairing is made, berserk, the standings changing live as the game ends; screenshots
-docs/web/event-desktop.png and docs/web/event-phone.png."""
+when the pairing is made, berserk, the standings changing live as the game ends, the chat;
+screenshots docs/web/event-desktop.png and docs/web/event-phone.png."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ import pytest
 from sqlalchemy import select, update
 
 from emergo.server.core import models as m
-from emergo.server.tournament.spec import arena_spec
+from emergo.server.tournament.spec import arena_spec, swiss_spec
 from tests.plugins.events import play_out, playing
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -242,3 +242,64 @@ def test_the_games_table_shows_a_new_pairing_and_a_result_without_a_reload(brows
     assert carl.evaluate("window.sameDocument") is True
     carl.screenshot(path=str(ROOT / "docs" / "web" / "event-games-phone.png"), full_page=True)
     assert not carl.errors, carl.errors
+
+
+def test_the_events_chat_live_between_two_players_and_a_line_shown_as_text(browser, site, live):
+    """Ann (desktop) and Bob (phone) on a Swiss event's page: each sees the other's line as it is
+    said, a line of HTML is text (no script ran), a reader signed out reads without a form; the
+    chat is beside the standings on a desktop, below the games on a phone."""
+    ann = sign_up(browser, live, "ann", DESKTOP)
+    bob = sign_up(browser, live, "bob", PHONE)
+    reader = browser.new_context(viewport=DESKTOP).new_page()
+    spec = swiss_spec({"name": "Talk", "clockTime": 3, "clockIncrement": 2, "nbRounds": 3})
+    event = site.tournaments.create(spec, site.users.by_name("ann"))
+    for page in (ann, bob, reader):
+        page.goto(f"{live}{event.path()}")
+        page.wait_for_selector("html[data-ready='1']")
+    ann.wait_for_selector("#chat-form:not([hidden])")
+    assert reader.locator("#chat-form").is_hidden()
+    assert "Log in to chat" in reader.locator("#chat-note").inner_text()
+    chat = ann.locator("#chat-panel").bounding_box()
+    table = ann.locator("table.standings").bounding_box()
+    assert chat["x"] > table["x"] + table["width"] - 1  # beside
+    phone_chat = bob.locator("#chat-panel").bounding_box()
+    games = bob.locator("table.pairings").bounding_box()
+    assert phone_chat["y"] >= games["y"] + games["height"] - 1  # below
+    ann.fill("#chat-text", "good luck all")
+    ann.press("#chat-text", "Enter")
+    for page in (bob, reader):
+        _wait(lambda p=page: "good luck all" in p.locator("#chat-lines").inner_text(), "ann's line")
+    evil = "<img src=x onerror=window.__xss=1>"
+    bob.fill("#chat-text", evil)
+    bob.click("#chat-form button[type=submit]")
+    line = ann.locator("#chat-lines .line .text", has_text="onerror")
+    _wait(lambda: line.count() == 1, "bob's line")
+    assert line.inner_text() == evil
+    assert ann.locator("#chat-lines img").count() == 0
+    for page in (ann, bob, reader):
+        assert page.evaluate("window.__xss") is None
+    # a moderator removes it: it goes from the pages
+    (bob_line,) = [x for x in site.chat.event_lines(event.id) if x.user == "bob"]
+    site.chat.remove(bob_line.id)
+    _wait(lambda: line.count() == 0, "the removed line to go")
+    assert ann.errors == [] and bob.errors == []
+
+
+def test_the_events_chat_in_local_mode(browser, local):
+    """``emergo serve``'s site: the local player (ann, signed in by being there) writes in an
+    event's chat from its page, and the line comes back to the page."""
+    site = local.site
+    ann = site.users.by_name("ann")
+    spec = arena_spec({"name": "Home", "clockTime": 3, "clockIncrement": 2, "minutes": 30})
+    event = site.tournaments.create(spec, ann)
+    page = browser.new_context(viewport=DESKTOP).new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(f"{local.url}{event.path()}")
+    page.wait_for_selector("html[data-ready='1']")
+    page.wait_for_selector("#chat-form:not([hidden])")
+    page.fill("#chat-text", "alone at home")
+    page.press("#chat-text", "Enter")
+    _wait(lambda: "alone at home" in page.locator("#chat-lines").inner_text(), "the line")
+    assert [x.user for x in site.chat.event_lines(event.id)] == ["ann"]
+    assert errors == []

@@ -185,3 +185,27 @@ def test_the_moderators_commands(tmp_path):
         assert f"#{on_line.id}" in closed and f"#{on_player.id}" in closed
     finally:
         site.close()
+
+
+def test_a_reported_line_of_an_events_chat_in_the_queue(tmp_path):
+    """A report of a line of an event's chat (issue 30) has no game: the queue names the event,
+    and ``report ID mute`` removes the line."""
+    from emergo.server.tournament.spec import arena_spec
+
+    db = str(tmp_path / "site.sqlite3")
+    assert admin(db, "migrate").returncode == 0
+    site = Site.open(Config(db=db, **FAST))
+    try:
+        ann = site.users.create("ann", "a good password")
+        bob = site.users.create("bob", "a good password")
+        event = site.tournaments.create(arena_spec({"name": "Talk", "minutes": 30}), ann)
+        line = site.say_event(event.id, bob, "rude words")
+        report = site.reports.report(ann, bob, "abuse", "", line_id=line.id)
+        queue = admin(db, "reports")
+        assert queue.returncode == 0, queue.stderr
+        assert f"the chat line in event {event.id}: rude words" in queue.stdout
+        muted = admin(db, "report", str(report.id), "mute", "--moderator", "mod_ann")
+        assert muted.returncode == 0, muted.stderr
+        assert site.chat.event_lines(event.id) == []
+    finally:
+        site.close()

@@ -1,15 +1,17 @@
 // @ts-check
 /**
- * page/chat.js: a game's chat panel (the online game page). Two rooms (docs/online.md): the
- * players talk in theirs while the game goes on (either may close it), spectators in theirs, and
- * the players read the spectators' once the game is over. Every line is written as text
+ * page/chat.js: the chat panel of a game's page and of an event's. A game has two rooms
+ * (docs/online.md): the players talk in theirs while the game goes on (either may close it),
+ * spectators in theirs, and the players read the spectators' once the game is over. An event
+ * (docs/tournaments.md) has one room, `event`, where every signed-in reader writes. Every line is written as text
  * (`textContent`), never as HTML: a name or a message is shown exactly as typed.
  *
- * @typedef {{id: number, room: "player"|"spectator", username: string, text: string}} ChatLine
+ * @typedef {"player"|"spectator"|"event"} ChatRoom
+ * @typedef {{id: number, room: ChatRoom, username: string, text: string}} ChatLine
  * @typedef {{
  *   lines: HTMLElement, form: HTMLFormElement, input: HTMLInputElement, note: HTMLElement,
  *   toggle: HTMLElement, open: HTMLInputElement,
- *   send: (room: "player"|"spectator", text: string) => void,
+ *   send: (room: ChatRoom, text: string) => void,
  *   setOpen: (open: boolean) => void,
  *   report?: (line: ChatLine) => void,
  *   me?: string,
@@ -25,8 +27,9 @@ export class Chat {
   /** @param {ChatParts} parts */
   constructor(parts) {
     this.parts = parts;
-    /** @type {"player"|"spectator"|null} the room this page writes to */
+    /** @type {ChatRoom|null} the room this page writes to */
     this.room = null;
+    this.event = false;
     this.playerChat = true;
     this.player = false;
     this.signedIn = false;
@@ -43,9 +46,11 @@ export class Chat {
 
   /**
    * Who reads and writes what: after the page's whole state.
-   * @param {{player: boolean, signedIn: boolean, over: boolean, playerChat: boolean, lines?: ChatLine[]}} how
+   * @param {{player: boolean, signedIn: boolean, over: boolean, playerChat: boolean, lines?: ChatLine[], event?: boolean}} how
+   *   `event`: an event's one room (the rest does not apply)
    */
   reset(how) {
+    this.event = !!how.event;
     this.player = how.player;
     this.signedIn = how.signedIn;
     this.over = how.over;
@@ -59,6 +64,14 @@ export class Chat {
 
   show() {
     const {form, note, toggle, open} = this.parts;
+    if (this.event) {
+      this.room = this.signedIn ? "event" : null;
+      form.hidden = !this.room;
+      toggle.hidden = true;
+      note.textContent = this.signedIn ? "Everyone on this page reads this." : "Log in to chat.";
+      this.parts.input.placeholder = "Say something to the event";
+      return;
+    }
     this.room = !this.signedIn ? null : this.player ? (this.playerChat ? "player" : null) : "spectator";
     form.hidden = !this.room;
     toggle.hidden = !this.player || this.over;

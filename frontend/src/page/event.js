@@ -9,14 +9,18 @@
  * and a player whose pairing is made gets the link to their game ("your game is ready") and,
  * in an arena that has it, the berserk button (half the clock, a point more for a win).
  * The page reloads once when the event's status changes (started, finished), so its buttons
- * (join, withdraw, pause) are the server's.
+ * (join, withdraw, pause) are the server's. Its chat (the game page's component, page/chat.js)
+ * waits on `GET {data-api}/chat?since=N&wait=true`, which answers when a line is said (the
+ * server's bus) or after a while with nothing, and is asked again at once.
  */
 import {api} from "./api.js";
+import {Chat} from "./chat.js";
 import {button, el, errorText} from "./dom.js";
 import {initOnline, pageData} from "./online.js";
 
 const POLL_MS = 3000;
 const HIDDEN_POLL_MS = 15000;
+const CHAT_RETRY_MS = 3000;
 
 /** @param {number} seconds */
 export function leftText(seconds) {
@@ -94,12 +98,66 @@ class EventPage {
   }
 
   start() {
+    this.startChat();
     setInterval(() => this.tick(), 1000);
     this.tick();
     this.poll();
     document.addEventListener("visibilitychange", () => {
       if (!document.hidden) this.poll();
     });
+  }
+
+  /** The event's chat: its last lines, then each new one as it is said. */
+  startChat() {
+    const box = document.getElementById("chat-lines");
+    if (!box || !this.api) return;
+    const $ = (/** @type {string} */ id) => /** @type {HTMLElement} */ (document.getElementById(id));
+    const note = $("chat-note");
+    const chat = new Chat({
+      lines: box,
+      form: /** @type {HTMLFormElement} */ ($("chat-form")),
+      input: /** @type {HTMLInputElement} */ ($("chat-text")),
+      note,
+      toggle: $("chat-switch"),
+      open: /** @type {HTMLInputElement} */ ($("chat-open")),
+      send: (_room, text) => {
+        api(`${this.api}/chat`, {text}).catch((e) => {
+          note.textContent = errorText(e);
+        });
+      },
+      setOpen: () => {},
+      me: this.data.me || "",
+      report: (line) => {
+        api("/api/report", {username: line.username, reason: "abuse", line: Number(line.id)})
+          .then(() => {
+            note.textContent = `The line of ${line.username} is reported: the moderators will read it.`;
+          })
+          .catch((e) => {
+            note.textContent = errorText(e);
+          });
+      },
+    });
+    chat.reset({player: false, signedIn: !!this.data.me, over: false, playerChat: false, event: true});
+    this.followChat(chat, 0, false);
+  }
+
+  /**
+   * Ask for the lines after `since` (waiting for one when `wait`), show them, and ask again.
+   * @param {Chat} chat @param {number} since @param {boolean} wait
+   */
+  async followChat(chat, since, wait) {
+    let last = since;
+    try {
+      const got = /** @type {{lines: any[], removed: number[]}} */ (await api(`${this.api}/chat?since=${last}&wait=${wait}`));
+      for (const line of got.lines) {
+        chat.add(line);
+        last = Math.max(last, Number(line.id));
+      }
+      for (const id of got.removed) chat.remove(id);
+    } catch {
+      await new Promise((done) => setTimeout(done, CHAT_RETRY_MS)); // the server away: again soon
+    }
+    this.followChat(chat, last, true);
   }
 
   /** The countdowns: seconds to their `data-at` (a wall time, seconds). */

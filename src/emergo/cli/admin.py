@@ -358,7 +358,8 @@ def _reports(site: Site, args: argparse.Namespace) -> int:
         print(f"no {args.status} reports" if args.status != "all" else "no reports")
     for r in found:
         said = f": {r.text}" if r.text else ""
-        line = f"\n\tthe chat line in game {r.game_id}: {r.line_text}" if r.line_text else ""
+        where = f"game {r.game_id}" if r.game_id else f"event {r.tournament_id}"
+        line = f"\n\tthe chat line in {where}: {r.line_text}" if r.line_text else ""
         print(
             f"#{r.id}\t{_when(r.created)}\t{r.status}\t{r.reporter or '(deleted)'} reported "
             f"{r.target}: {REASONS.get(r.reason, r.reason)}{said}{line}"

@@ -317,6 +317,12 @@ class Site:
         self.shared_limits.hit("chat lines", str(user.id), limits.chat_per_minute, 60)
         return self.chat.post(game_id, user, room, text)
 
+    def say_event(self, tournament_id: str, user: User, text: Any) -> Line:
+        """A line in an event's chat, under the same limit as a game's (one count for both)."""
+        limits = self.config.limits
+        self.shared_limits.hit("chat lines", str(user.id), limits.chat_per_minute, 60)
+        return self.chat.post_event(tournament_id, user, text)
+
     def _chat_noted(self, topic: str, payload: str) -> None:
         if payload == "room":  # the players' room opened or closed: read the game again
             self.rounds.cache.set_chat(topic[2:], None)

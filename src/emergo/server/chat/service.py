@@ -5,6 +5,9 @@
 * The **spectators' room**: anyone signed in who does not play the game; the players do not see
   it while the game is on (no help from the audience), and may read and write it once it is
   over.
+* An **event's room** (issue 30, lichess's tournament chat): one room per arena or Swiss event
+  (``room`` ``event``), read by anyone, written by any signed-in account the moderators have
+  not muted, player or spectator; its lines notify ``ec:{event}`` as a game's ``c:{game}``.
 
 A line is 1-140 characters after trimming, without control characters; it is stored as sent and
 escaped wherever it is shown (the pages build text nodes; HTML the server renders escapes it).
@@ -28,6 +31,14 @@ from emergo.server.report.service import muted
 from emergo.server.user.accounts import DELETED_NAME, User
 
 ROOMS = ("player", "spectator")
+EVENT_ROOM = "event"
+
+
+def topic_of(game_id: str | None, tournament_id: str | None) -> str:
+    """The bus topic of a line's chat: a game's or an event's."""
+    return f"c:{game_id}" if game_id is not None else f"ec:{tournament_id}"
+
+
 _BIDI = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 MAX_LENGTH = 140
 
@@ -108,15 +119,57 @@ class Chat:
             tx.notify(f"c:{game_id}", str(line_id))
         return Line(id=line_id, room=room, user=user.name, text=line, at=t)
 
+    def post_event(self, tournament_id: str, user: User, text: Any) -> Line:
+        """A line in an event's room (the site's :meth:`~emergo.server.site.Site.say_event`
+        counts it against the same limit as a game's)."""
+        line = clean(text)
+        if user.disabled:
+            raise ChatError("this account is disabled", 403)
+        t = now()
+        with self.db.write() as tx:
+            found = tx.execute(
+                select(m.tournaments.c.id).where(m.tournaments.c.id == tournament_id)
+            ).first()
+            if found is None:
+                raise ChatError("no such tournament", 404)
+            if muted(tx, user.id):
+                raise ChatError("the moderators muted your chat", 403)
+            result = tx.execute(
+                insert(m.chat).values(
+                    tournament_id=tournament_id, room=EVENT_ROOM, user_id=user.id, text=line, at=t
+                )
+            )
+            line_id = int(result.inserted_primary_key[0])
+            tx.notify(topic_of(None, tournament_id), str(line_id))
+        return Line(id=line_id, room=EVENT_ROOM, user=user.name, text=line, at=t)
+
+    def event_lines(self, tournament_id: str, *, after: int = 0, limit: int = 200) -> list[Line]:
+        """The lines of an event's room after id ``after`` (oldest first; the last ``limit``)."""
+        return self._lines(m.chat.c.tournament_id == tournament_id, after, (EVENT_ROOM,), limit)
+
+    def event_removed(self, tournament_id: str) -> list[int]:
+        """Which of an event's last 200 lines (what a page shows) a moderator removed."""
+        with self.db.read() as c:
+            rows = c.execute(
+                select(m.chat.c.id, m.chat.c.removed)
+                .where(m.chat.c.tournament_id == tournament_id)
+                .order_by(m.chat.c.id.desc())
+                .limit(200)
+            ).all()
+        return sorted(r.id for r in rows if r.removed)
+
     def lines(
         self, game_id: str, *, after: int = 0, rooms: tuple[str, ...] = ROOMS, limit: int = 200
     ) -> list[Line]:
         """The lines of ``rooms`` after id ``after`` (oldest first; the last ``limit``)."""
+        return self._lines(m.chat.c.game_id == game_id, after, rooms, limit)
+
+    def _lines(self, owner: Any, after: int, rooms: tuple[str, ...], limit: int) -> list[Line]:
         with self.db.read() as c:
             rows = c.execute(
                 select(m.chat, m.users.c.name)
                 .join(m.users, m.users.c.id == m.chat.c.user_id)
-                .where(m.chat.c.game_id == game_id)
+                .where(owner)
                 .where(m.chat.c.id > after)
                 .where(m.chat.c.room.in_(rooms))
                 .where(m.chat.c.removed.is_(False))
@@ -128,14 +181,15 @@ class Chat:
             for r in reversed(rows)
         ]
 
-    def removed(self, game_id: str, ids: list[int]) -> list[int]:
-        """Which of these lines were removed."""
+    def removed(self, game_id: str, ids: list[int], *, event: bool = False) -> list[int]:
+        """Which of these lines (of a game's chat, or of an event's) were removed."""
         if not ids:
             return []
+        owner = m.chat.c.tournament_id if event else m.chat.c.game_id
         with self.db.read() as c:
             rows = c.execute(
                 select(m.chat.c.id)
-                .where(m.chat.c.game_id == game_id)
+                .where(owner == game_id)
                 .where(m.chat.c.id.in_(ids))
                 .where(m.chat.c.removed.is_(True))
             ).all()
@@ -144,9 +198,11 @@ class Chat:
     def remove(self, line_id: int) -> bool:
         """An admin removes a line; whether there was one."""
         with self.db.write() as tx:
-            row = tx.execute(select(m.chat.c.game_id).where(m.chat.c.id == line_id)).first()
+            row = tx.execute(
+                select(m.chat.c.game_id, m.chat.c.tournament_id).where(m.chat.c.id == line_id)
+            ).first()
             if row is None:
                 return False
             tx.execute(update(m.chat).where(m.chat.c.id == line_id).values(removed=True))
-            tx.notify(f"c:{row.game_id}", f"removed:{line_id}")
+            tx.notify(topic_of(row.game_id, row.tournament_id), f"removed:{line_id}")
         return True

@@ -147,3 +147,16 @@ def rating_html(rating: int | None, diff: int | None, provisional: bool = False)
     sign = "+" if (diff or 0) > 0 else ""
     mark = "?" if provisional else ""
     return f" ({rating}{mark}{f' {sign}{diff}' if diff is not None else ''})"
+
+
+CHAT_PANEL = """<section class="panel chat" id="chat-panel" aria-labelledby="chat-title">
+<h2 id="chat-title">Chat</h2>
+<label class="chat-switch" id="chat-switch" hidden><input type="checkbox" id="chat-open" checked>
+players' chat on</label>
+<ol id="chat-lines" class="chat-lines" aria-live="polite"></ol>
+<form id="chat-form" class="row" autocomplete="off" hidden>
+<input id="chat-text" type="text" maxlength="140" aria-label="A chat message" spellcheck="true">
+<button type="submit">Send</button></form>
+<p id="chat-note" class="note"></p>
+</section>"""
+"""The chat panel of a game's page and of an event's (``frontend/src/page/chat.js`` fills it)."""

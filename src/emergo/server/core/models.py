@@ -12,6 +12,7 @@ from sqlalchemy import (
     JSON,
     BigInteger,
     Boolean,
+    CheckConstraint,
     Column,
     Double,
     ForeignKey,
@@ -167,13 +168,21 @@ chat = Table(
     "chat",
     metadata,
     Column("id", Integer, primary_key=True),
-    Column("game_id", ForeignKey("games.id", ondelete="CASCADE"), nullable=False),
-    Column("room", String(10), nullable=False),  # player, spectator
+    # a line is a game's or an event's (issue 30), never both
+    Column("game_id", ForeignKey("games.id", ondelete="CASCADE"), nullable=True),
+    Column(
+        "tournament_id",
+        ForeignKey("tournaments.id", ondelete="CASCADE", name="fk_chat_tournament_id"),
+        nullable=True,
+    ),
+    Column("room", String(10), nullable=False),  # player, spectator; event
     Column("user_id", ForeignKey("users.id"), nullable=False),
     Column("text", String(140), nullable=False),
     Column("at", Double, nullable=False),
     Column("removed", Boolean, nullable=False, default=False),
     Index("ix_chat_game_id", "game_id", "id"),
+    Index("ix_chat_tournament_id", "tournament_id", "id"),
+    CheckConstraint("(game_id IS NULL) <> (tournament_id IS NULL)", name="ck_chat_one_owner"),
 )
 
 user_events = Table(

@@ -1,5 +1,5 @@
-"""The OpenAPI description of the tournaments' routes (emergo.server.tournament.http,
-docs/tournaments.md)."""
+"""The OpenAPI description of the tournaments' routes (emergo.server.tournament.http, and the
+events' chat in emergo.server.chat.http; docs/tournaments.md)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from typing import Any
 
 from emergo.geometry import VARIANTS
 from emergo.server.challenge.service import DAYS
-from emergo.server.openapi.schema import ANY, NDJSON, op, path_id
+from emergo.server.openapi.schema import ANY, NDJSON, op, path_id, query
 
 EVENT: dict[str, Any] = {
     "type": "object",
@@ -41,6 +41,26 @@ EVENT: dict[str, Any] = {
 }
 
 
+CHAT_LINE = {
+    "type": "object",
+    "properties": {"text": {"type": "string", "minLength": 1, "maxLength": 140}},
+    "required": ["text"],
+}
+CHAT_SAID = {
+    "type": "object",
+    "properties": {"ok": {"type": "boolean"}, "id": {"type": "integer"}},
+    "required": ["ok", "id"],
+}
+CHAT_READ = {
+    "type": "object",
+    "properties": {
+        "lines": {"type": "array", "items": {"type": "object"}},
+        "removed": {"type": "array", "items": {"type": "integer"}},
+    },
+    "required": ["lines", "removed"],
+}
+
+
 def tournament_paths() -> dict[str, Any]:
     """The tournaments' routes (emergo.server.tournament.http, docs/tournaments.md)."""
     password = {
@@ -53,6 +73,10 @@ def tournament_paths() -> dict[str, Any]:
         "required": False,
         "schema": {"type": "integer", "minimum": 1, "maximum": 10000},
     }
+    since = query("since", {"type": "integer", "minimum": 0}, "the last line's id the reader has")
+    wait = query(
+        "wait", {"type": "string", "enum": ["true", "false"]}, "wait for a line (a long poll)"
+    )
     out: dict[str, Any] = {
         "/api/tournament": {
             "get": op("the arenas, round robins and matches", ok=ANY, codes=[], public=True),
@@ -87,4 +111,22 @@ def tournament_paths() -> dict[str, Any]:
                     public=True,
                 )
             }
+        out[f"{prefix}/{{id}}/chat"] = {
+            "get": op(
+                "the event's chat: the lines after since, the removed ones; wait=true: a long "
+                "poll that answers when a line is said",
+                params=[path_id(), since, wait],
+                ok=CHAT_READ,
+                codes=[400, 404],
+                public=True,
+            ),
+            "post": op(
+                "a line in the event's chat (any signed-in account not muted)",
+                params=[path_id()],
+                body=CHAT_LINE,
+                ok=CHAT_SAID,
+                codes=[400, 401, 403, 404, 429],
+                scope="board:play",
+            ),
+        }
     return out

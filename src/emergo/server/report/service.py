@@ -46,6 +46,7 @@ class Report:
     line_text: str | None
     created: float
     status: str
+    tournament_id: str | None = None  # the reported line is an event's chat (issue 30)
 
     def json(self) -> dict[str, Any]:
         return {
@@ -56,6 +57,7 @@ class Report:
             "reasonText": REASONS.get(self.reason, self.reason),
             "text": self.text,
             "gameId": self.game_id,
+            "tournamentId": self.tournament_id,
             "lineId": self.line_id,
             "line": self.line_text,
             "createdAt": int(self.created * 1000),
@@ -66,9 +68,15 @@ class Report:
 _reporter = m.users.alias("reporter")
 _target = m.users.alias("target")
 _SELECT = (
-    select(m.reports, _reporter.c.name.label("reporter_name"), _target.c.name.label("target_name"))
+    select(
+        m.reports,
+        _reporter.c.name.label("reporter_name"),
+        _target.c.name.label("target_name"),
+        m.chat.c.tournament_id,
+    )
     .outerjoin(_reporter, _reporter.c.id == m.reports.c.reporter_id)
     .join(_target, _target.c.id == m.reports.c.target_id)
+    .outerjoin(m.chat, m.chat.c.id == m.reports.c.line_id)
 )
 
 
@@ -84,6 +92,7 @@ def _report(row: Any) -> Report:
         line_text=row.line_text,
         created=row.created,
         status=row.status,
+        tournament_id=row.tournament_id,
     )
 
 
@@ -213,12 +222,18 @@ class Reports:
         if action == "unmute":
             tx.execute(delete(m.chat_mutes).where(m.chat_mutes.c.user_id == target_id))
         if report_id is not None:
-            found = tx.execute(select(m.reports).where(m.reports.c.id == report_id)).first()
+            found = tx.execute(_SELECT.where(m.reports.c.id == report_id)).first()
             if found is None or found.target_id != target_id:
                 raise ReportError(f"no report {report_id} of that player", 404)
             if action == "mute" and found.line_id is not None:
                 tx.execute(update(m.chat).where(m.chat.c.id == found.line_id).values(removed=True))
-                tx.notify(f"c:{found.game_id}", f"removed:{found.line_id}")
+                # the topics of emergo.server.chat.service.topic_of (which imports this module)
+                topic = (
+                    f"c:{found.game_id}"
+                    if found.game_id is not None
+                    else f"ec:{found.tournament_id}"
+                )
+                tx.notify(topic, f"removed:{found.line_id}")
             tx.execute(update(m.reports).where(m.reports.c.id == report_id).values(status="closed"))
         if action == "disable":
             tx.execute(

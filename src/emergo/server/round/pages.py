@@ -12,7 +12,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from emergo.server.core.auth import actor_of, site_of
-from emergo.server.core.frame import data_attributes, document, page
+from emergo.server.core.frame import CHAT_PANEL, data_attributes, document, page
 from emergo.server.correspondence.pages import game_extras
 from emergo.server.round.jsonview import you_of
 from emergo.server.round.starts import describe, tags_of
@@ -80,16 +80,7 @@ Download the record</a></div>
 </section>
 <section class="panel" aria-labelledby="moves-title"><h2 id="moves-title">Moves</h2>
 <div id="moves" class="moves" role="list"></div><p id="result" class="result"></p></section>
-<section class="panel chat" id="chat-panel" aria-labelledby="chat-title">
-<h2 id="chat-title">Chat</h2>
-<label class="chat-switch" id="chat-switch" hidden><input type="checkbox" id="chat-open" checked>
-players' chat on</label>
-<ol id="chat-lines" class="chat-lines" aria-live="polite"></ol>
-<form id="chat-form" class="row" autocomplete="off" hidden>
-<input id="chat-text" type="text" maxlength="140" aria-label="A chat message" spellcheck="true">
-<button type="submit">Send</button></form>
-<p id="chat-note" class="note"></p>
-</section><details class="appearance panel" id="appearance"></details></aside>"""
+{chat}<details class="appearance panel" id="appearance"></details></aside>"""
 
 
 def start_and_event(site: Any, tags: dict[str, str]) -> str:
@@ -157,7 +148,7 @@ async def game(request: Request) -> Response:
     extras = await asyncio.to_thread(game_extras, site, found, actor)
     tags = await asyncio.to_thread(tags_of, site.db, found.id)
     extras = await asyncio.to_thread(start_and_event, site, tags) + extras
-    shell = _GAME.replace("{id}", e(found.id))
+    shell = _GAME.replace("{id}", e(found.id)).replace("{chat}", CHAT_PANEL)
     after = '<div class="row after" id="after" hidden>'
     shell = shell.replace(after, await asyncio.to_thread(practice_box, site, tags) + after)
     appearance = '<details class="appearance panel" id="appearance">'

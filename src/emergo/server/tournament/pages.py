@@ -1,6 +1,6 @@
 """The tournaments' pages: ``/tournament`` (the events, and a form to make one), an event's page
-(``/tournament/{id}``, ``/swiss/{id}``: its countdown, standings, pairings and games, join,
-withdraw and pause), and the forms' posts.  The page works without script; its controller
+(``/tournament/{id}``, ``/swiss/{id}``: its countdown, standings, pairings and games, its chat,
+join, withdraw and pause), and the forms' posts.  The page works without script; its controller
 (``frontend/src/page/event.js``) keeps the standings and the countdown live and takes a player
 to their game when a pairing is made.
 """
@@ -16,7 +16,13 @@ from starlette.responses import RedirectResponse, Response
 
 from emergo.server.core.auth import Actor, ApiError, actor_of, check_csrf, fields_of, site_of
 from emergo.server.core.db import now
-from emergo.server.core.frame import data_attributes, document, hidden_fields, player_link
+from emergo.server.core.frame import (
+    CHAT_PANEL,
+    data_attributes,
+    document,
+    hidden_fields,
+    player_link,
+)
 from emergo.server.tournament.event import PAGE_PAIRINGS, Event, Line, Pairing
 from emergo.server.tournament.service import TournamentError
 from emergo.server.tournament.spec import SpecError, arena_spec, swiss_spec
@@ -228,8 +234,11 @@ async def _event_page(request: Request, swiss: bool) -> Response:
             else ""
         )
         + f'<div class="actions">{actions}</div>'
+        # the chat beside the standings on a desktop, below them on a phone (online.css)
+        f'<div class="event-body"><div class="event-tables">'
         f"<h2>Standings</h2>{_standings(event, lines)}"
-        f"<h2>Games</h2>{_pairings(pairings)}</main>"
+        f"<h2>Games</h2>{_pairings(pairings)}</div>"
+        f'<aside class="event-side">{CHAT_PANEL}</aside></div></main>'
     )
     return document(event.full_name, body, actor, script="event")
 
