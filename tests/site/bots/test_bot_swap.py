@@ -108,7 +108,12 @@ def test_auto_asks_the_engine_and_answers_once(site, bot_for, caplog) -> None:
     _first_entry(site, ann, game_id)
     (taken,) = _wait(lambda: _swap_events(site, game_id), "the bot's choice")
     words = "took White's side" if taken else "stayed Black"
-    assert any(words in r.getMessage() and "--swap auto" in r.getMessage() for r in caplog.records)
+    _wait(  # said once the server has answered (after the commit the test saw)
+        lambda: any(
+            words in r.getMessage() and "--swap auto" in r.getMessage() for r in caplog.records
+        ),
+        "the bot's word on its choice",
+    )
     if taken:
         game = site.rounds.get(game_id)
         site.play(game_id, ann, "move", text=str(next(iter(game.state.board().moves()))))
