@@ -164,8 +164,8 @@ def test_the_swap_rule_on_the_game_page_of_an_events_game(browser, site, live):
     view = site.rounds.get(game)
     pages = {"ann": ann, "bob": bob}
     white, black = view.seats.white, view.seats.black
-    for page in pages.values():
-        page.goto(f"{live}/game/{game}")
+    for page in pages.values():  # ready when the page says so, not at every resource's load
+        page.goto(f"{live}/game/{game}", wait_until="domcontentloaded")
         page.wait_for_selector("html[data-ready='1']")
     offer = pages[black].locator("#swap-offer")
     assert offer.is_hidden()  # not before White's entry
