@@ -13,6 +13,9 @@ from __future__ import annotations
 import os
 import tempfile
 import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -32,6 +35,57 @@ from tests.plugins.game_helpers import wait_for  # noqa: E402
 pytestmark = pytest.mark.slow
 
 PASSWORD = "a good password"
+
+
+@dataclass
+class Practice:
+    """A learner signed in on a practice level's game page, started from the level's page."""
+
+    page: Any
+    url: str
+    site: Any
+    token: str
+    """The house bot's token: the test plays the bot's side."""
+    id: str
+    errors: list[str]
+
+
+@contextmanager
+def practice(
+    browser: Any, tmp_path: Path, viewport: tuple[int, int], level_id: str
+) -> Iterator[Practice]:
+    server = ThreadServer(
+        lambda _url: public_site(tmp_path / "site.sqlite3"),
+        ws="websockets-sansio",
+        timeout_graceful_shutdown=1,
+    )
+    url, site = server.url, server.site
+    context = browser.new_context(viewport={"width": viewport[0], "height": viewport[1]})
+    context.add_init_script(
+        "localStorage.setItem('emergo-settings', JSON.stringify({animation: false}))"
+    )
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    try:
+        bot = site.bots.ensure_house((4,))[4]
+        token = site.tokens.create(bot.id, ("bot:play",))
+        site.users.create("mira", PASSWORD)
+        page.goto(f"{url}/login?next=/learn/{level_id}")
+        page.fill("input[name=username]", "mira")
+        page.fill("input[name=password]", PASSWORD)
+        page.click("main form button[type=submit]")
+        page.wait_for_selector("html[data-ready='1']")
+        page.click("#practice-start")
+        page.wait_for_url(f"{url}/game/*")
+        page.wait_for_selector("html[data-ready='1']")
+        yield Practice(page, url, site, token, page.url.rsplit("/", 1)[1], errors)
+    finally:
+        context.close()
+        server.stop()
+
+
 COURSE = load_course()
 SHOTS = (
     ROOT / "docs" / "learn"
@@ -44,35 +98,9 @@ SHOTS = (
 def test_a_practice_game_won_gives_the_level_s_stars(
     browser: Any, tmp_path: Path, viewport: tuple[int, int]
 ) -> None:
-    server = ThreadServer(
-        lambda _url: public_site(tmp_path / "site.sqlite3"),
-        ws="websockets-sansio",
-        timeout_graceful_shutdown=1,
-    )
-    url, site = server.url, server.site
-    width, height = viewport
-    context = browser.new_context(viewport={"width": width, "height": height})
-    context.add_init_script(
-        "localStorage.setItem('emergo-settings', JSON.stringify({animation: false}))"
-    )
-    page = context.new_page()
-    page.set_default_timeout(10_000)
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    try:
-        bot = site.bots.ensure_house((4,))[4]
-        token = site.tokens.create(bot.id, ("bot:play",))
-        site.users.create("mira", PASSWORD)
-        level = COURSE.levels["middlegames/convert"]
-        page.goto(f"{url}/login?next=/learn/{level.id}")
-        page.fill("input[name=username]", "mira")
-        page.fill("input[name=password]", PASSWORD)
-        page.click("main form button[type=submit]")
-        page.wait_for_selector("html[data-ready='1']")
-        page.click("#practice-start")
-        page.wait_for_url(f"{url}/game/*")
-        game_id = page.url.rsplit("/", 1)[1]
-        page.wait_for_selector("html[data-ready='1']")
+    with practice(browser, tmp_path, viewport, "middlegames/convert") as game:
+        page, url, site, token, game_id = game.page, game.url, game.site, game.token, game.id
+        level, width = COURSE.levels["middlegames/convert"], viewport[0]
         expect(page.locator("#learn-after .learn-game")).to_contain_text("practice level")
         expect(page.locator("#learn-links")).to_be_hidden()  # while the game goes on
 
@@ -133,45 +161,16 @@ def test_a_practice_game_won_gives_the_level_s_stars(
         page.goto(f"{url}/learn")
         page.wait_for_selector("html[data-ready='1']")
         expect(page.locator(f"a.dot[data-level='{level.id}']")).to_have_attribute("data-stars", "3")
-        assert errors == []
-    finally:
-        context.close()
-        server.stop()
+        assert game.errors == []
 
 
 @pytest.mark.parametrize("viewport", [(1280, 800), (390, 844)], ids=["desktop", "phone"])
 def test_a_hold_level_is_done_at_its_par_the_game_going_on(
     browser: Any, tmp_path: Path, viewport: tuple[int, int]
 ) -> None:
-    server = ThreadServer(
-        lambda _url: public_site(tmp_path / "site.sqlite3"),
-        ws="websockets-sansio",
-        timeout_graceful_shutdown=1,
-    )
-    url, site = server.url, server.site
-    width, height = viewport
-    context = browser.new_context(viewport={"width": width, "height": height})
-    context.add_init_script(
-        "localStorage.setItem('emergo-settings', JSON.stringify({animation: false}))"
-    )
-    page = context.new_page()
-    page.set_default_timeout(10_000)
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    try:
-        bot = site.bots.ensure_house((4,))[4]
-        token = site.tokens.create(bot.id, ("bot:play",))
-        site.users.create("mira", PASSWORD)
+    with practice(browser, tmp_path, viewport, "middlegames/defend") as game:
+        page, url, site, token, game_id = game.page, game.url, game.site, game.token, game.id
         level = COURSE.levels["middlegames/defend"]
-        page.goto(f"{url}/login?next=/learn/{level.id}")
-        page.fill("input[name=username]", "mira")
-        page.fill("input[name=password]", PASSWORD)
-        page.click("main form button[type=submit]")
-        page.wait_for_selector("html[data-ready='1']")
-        page.click("#practice-start")
-        page.wait_for_url(f"{url}/game/*")
-        game_id = page.url.rsplit("/", 1)[1]
-        page.wait_for_selector("html[data-ready='1']")
         for i, text in enumerate(level.solution):
             expect(page.locator("#learn-links")).to_be_hidden()  # not yet: par is 12 moves
             play(page, text)
@@ -190,10 +189,7 @@ def test_a_hold_level_is_done_at_its_par_the_game_going_on(
         expect(page.locator("#learn-again")).to_be_hidden()
         page.keyboard.press("Enter")
         page.wait_for_url(f"{url}/learn/middlegames/defend-white")
-        assert errors == []
-    finally:
-        context.close()
-        server.stop()
+        assert game.errors == []
 
 
 def play(page: Any, text: str) -> None:
