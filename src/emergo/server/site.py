@@ -229,15 +229,19 @@ class Site:
                 raise ChallengeError(
                     f"no user named {name!r}", 404, words=f"there is no player called {name}"
                 )
+        self.count_challenge(user)
+        return self.challenges.create(user, terms, kind=kind, dest=dest)
+
+    def count_challenge(self, user: User) -> None:
+        """A game asked for (a challenge, a seek, a hot-seat or practice game): at most
+        ``limits.challenges_per_minute`` a minute a player, all of them counted together."""
         limits = self.config.limits
         self.shared_limits.hit("challenges", str(user.id), limits.challenges_per_minute, 60)
-        return self.challenges.create(user, terms, kind=kind, dest=dest)
 
     def practice_game(self, user: User, level: str) -> str:
         """A practice game of /learn's ``level`` against its house bot (issue 28), limited as
         a challenge to the computer: each is a game a bot searches for."""
-        limits = self.config.limits
-        self.shared_limits.hit("challenges", str(user.id), limits.challenges_per_minute, 60)
+        self.count_challenge(user)
         house = self.bots.house()
         offered = {n: bot for n, bot in house.items() if n in self.config.bots.levels}
         return self.practice.start(user, level, offered)
@@ -282,8 +286,7 @@ class Site:
         days), never rated, a local round (no first-move deadline); its id."""
         terms = terms_of({**data, "rated": "false"})
         control = control_of(terms.clock_limit, terms.clock_increment, terms.days)
-        limits = self.config.limits
-        self.shared_limits.hit("challenges", str(user.id), limits.challenges_per_minute, 60)
+        self.count_challenge(user)
         t = now()
         state = rnd.RoundState.new(
             variant=terms.variant, root=terms.position, time_control=control, now=t, local=True

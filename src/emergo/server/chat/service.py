@@ -181,15 +181,14 @@ class Chat:
             for r in reversed(rows)
         ]
 
-    def removed(self, game_id: str, ids: list[int], *, event: bool = False) -> list[int]:
-        """Which of these lines (of a game's chat, or of an event's) were removed."""
+    def removed(self, game_id: str, ids: list[int]) -> list[int]:
+        """Which of these lines of a game's chat were removed."""
         if not ids:
             return []
-        owner = m.chat.c.tournament_id if event else m.chat.c.game_id
         with self.db.read() as c:
             rows = c.execute(
                 select(m.chat.c.id)
-                .where(owner == game_id)
+                .where(m.chat.c.game_id == game_id)
                 .where(m.chat.c.id.in_(ids))
                 .where(m.chat.c.removed.is_(True))
             ).all()

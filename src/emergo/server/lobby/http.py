@@ -50,14 +50,7 @@ async def quick_pairing(request: Request) -> Response:
     site = site_of(request)
     if actor.user.bot:
         raise ApiError("bots cannot seek in the lobby: they play by challenge", 403)
-    limits = site.config.limits
-    await asyncio.to_thread(
-        site.shared_limits.hit,
-        "challenges",
-        str(actor.user.id),
-        limits.challenges_per_minute,
-        60,
-    )
+    await asyncio.to_thread(site.count_challenge, actor.user)
     terms = terms_of({**fields, "color": "random"})
     kind, seek, game_id = await asyncio.to_thread(site.challenges.quick, actor.user, terms)
     if kind == "game":
