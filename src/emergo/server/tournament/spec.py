@@ -121,9 +121,18 @@ def _get(data: dict[str, Any], *keys: str) -> Any:
     return None
 
 
-def _or(value: float | None, default: float) -> float:
-    """A number given, else the default: 0 is a number given (``or`` took it for none)."""
-    return default if value is None else value
+def _ranged(
+    data: dict[str, Any],
+    key: str,
+    default: float,
+    low: float,
+    high: float,
+    *,
+    integer: bool = False,
+) -> float:
+    """The number ``key`` in ``low..high``, ``default`` when not given (0 is a number given)."""
+    value = _number(data, key, integer=integer)
+    return _within(default if value is None else value, low, high, key)
 
 
 def _number(data: dict[str, Any], *keys: str, integer: bool = False) -> float | None:
@@ -247,9 +256,7 @@ def arena_spec(data: dict[str, Any]) -> Spec:
     common = _common(data, system, names[system])
     settings = common.pop("settings")
     if system == "arena":
-        minutes = _within(
-            _or(_number(data, "minutes", integer=True), 45), *ARENA_MINUTES, "minutes"
-        )
+        minutes = _ranged(data, "minutes", 45, *ARENA_MINUTES, integer=True)
         settings.update(
             berserkable=_flag(data, "berserkable", True),
             streakable=_flag(data, "streakable", True),
@@ -257,24 +264,15 @@ def arena_spec(data: dict[str, Any]) -> Spec:
         return Spec("arena", minutes=int(minutes), settings=Settings(**settings), **common)
     days = common["days"]
     settings["round_days"] = days
-    settings["round_delay"] = _within(_or(_number(data, "roundDelay"), 10), 0, 3600, "roundDelay")
+    settings["round_delay"] = _ranged(data, "roundDelay", 10, 0, 3600)
     if system == "robin":
-        cycles = int(_within(_or(_number(data, "cycles", integer=True), 1), 1, 2, "cycles"))
-        size = int(
-            _within(
-                _or(_number(data, "maxPlayers", integer=True), MAX_PLAYERS),
-                2,
-                MAX_PLAYERS,
-                "maxPlayers",
-            )
-        )
+        cycles = int(_ranged(data, "cycles", 1, 1, 2, integer=True))
+        size = int(_ranged(data, "maxPlayers", MAX_PLAYERS, 2, MAX_PLAYERS, integer=True))
         settings.update(
             cycles=cycles, micro_match=_flag(data, "microMatch", True), max_players=size
         )
         return Spec("robin", settings=Settings(**settings), **common)
-    games = int(
-        _within(_or(_number(data, "nbGames", integer=True), 6), 1, MAX_MATCH_GAMES, "nbGames")
-    )
+    games = int(_ranged(data, "nbGames", 6, 1, MAX_MATCH_GAMES, integer=True))
     opponent = _get(data, "opponent")
     if not isinstance(opponent, str) or not opponent.strip():
         raise SpecError("a match needs opponent (a username)")
@@ -289,7 +287,7 @@ def swiss_spec(data: dict[str, Any]) -> Spec:
     ``conditions.*``; ours: ``days`` a correspondence Swiss, ``start``, ``roundDelay``)."""
     common = _common(data, "swiss", "Swiss")
     settings = common.pop("settings")
-    rounds = _within(_or(_number(data, "nbRounds", integer=True), 7), *SWISS_ROUNDS, "nbRounds")
+    rounds = _ranged(data, "nbRounds", 7, *SWISS_ROUNDS, integer=True)
     interval = _number(data, "roundInterval")
     if interval is not None and interval < 0:
         interval = None
@@ -297,7 +295,7 @@ def swiss_spec(data: dict[str, Any]) -> Spec:
         interval = _within(interval, 0, 7 * 86400, "roundInterval")
     settings.update(
         round_interval=interval,
-        round_delay=_within(_or(_number(data, "roundDelay"), 10), 0, 3600, "roundDelay"),
+        round_delay=_ranged(data, "roundDelay", 10, 0, 3600),
         round_days=common["days"],
     )
     return Spec("swiss", rounds=int(rounds), settings=Settings(**settings), **common)
