@@ -75,9 +75,13 @@ def test_the_limits_of_a_line(client, events):
         ("x" * 141, "1 to 140"),
         ("bell\x07", "control"),
         ("\u202eevil", "control"),
+        ("two\nlines", "control"),
     ):
         r = client.post(path, headers=events["bob"], json={"text": text})
         assert r.status_code == 400 and words in r.json()["error"], (text, r.text)
+    lone = {**events["bob"], "content-type": "application/json"}
+    r = client.post(path, headers=lone, content=b'{"text": "half \\ud800 a pair"}')
+    assert r.status_code == 400 and "error" in r.json(), r.text  # a lone surrogate
     r = client.post(path, headers=events["bob"], json={"text": ["a list"]})
     assert r.status_code == 400 and "string" in r.json()["error"]
     assert client.post(path, headers=events["bob"], json={"text": "x" * 140}).status_code == 200
