@@ -227,10 +227,13 @@ class Reports:
                 raise ReportError(f"no report {report_id} of that player", 404)
             if action == "mute" and found.line_id is not None:
                 tx.execute(update(m.chat).where(m.chat.c.id == found.line_id).values(removed=True))
-                # here, not at the top: the chat module imports this one (its mutes)
-                from emergo.server.chat.service import topic_of
-
-                tx.notify(topic_of(found.game_id, found.tournament_id), f"removed:{found.line_id}")
+                # the topics of emergo.server.chat.service.topic_of (which imports this module)
+                topic = (
+                    f"c:{found.game_id}"
+                    if found.game_id is not None
+                    else f"ec:{found.tournament_id}"
+                )
+                tx.notify(topic, f"removed:{found.line_id}")
             tx.execute(update(m.reports).where(m.reports.c.id == report_id).values(status="closed"))
         if action == "disable":
             tx.execute(
