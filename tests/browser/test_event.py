@@ -134,6 +134,8 @@ def test_the_swap_rule_on_the_game_page_of_an_events_game(browser, site, live):
     event's pairing follows."""
     ann = sign_up(browser, live, "ann", DESKTOP)
     bob = sign_up(browser, live, "bob", DESKTOP)
+    for page in (ann, bob):  # their lobbies hear their events: a started game opens in them
+        page.wait_for_selector("html[data-live='1']")
     spec = arena_spec(
         {
             "name": "Fair",
@@ -164,8 +166,9 @@ def test_the_swap_rule_on_the_game_page_of_an_events_game(browser, site, live):
     view = site.rounds.get(game)
     pages = {"ann": ann, "bob": bob}
     white, black = view.seats.white, view.seats.black
-    for page in pages.values():  # ready when the page says so, not at every resource's load
-        page.goto(f"{live}/game/{game}", wait_until="domcontentloaded")
+    for page in pages.values():  # each player's lobby goes to the game (a goto of the test's
+        # own raced that navigation and could wait for ever)
+        page.wait_for_url(f"{live}/game/{game}", wait_until="domcontentloaded")
         page.wait_for_selector("html[data-ready='1']")
     offer = pages[black].locator("#swap-offer")
     assert offer.is_hidden()  # not before White's entry

@@ -41,8 +41,10 @@ class Lobby {
       onMessage: (msg) => this.message(msg),
       onStatus: (status) => {
         // whether the lobby hears its events now (a game started before it did shows in the
-        // lists the refresh fetches, not by going to it); tests wait for it
-        document.documentElement.dataset.live = status === "open" ? "1" : "0";
+        // lists the refresh fetches, not by going to it); tests wait for it. "1" at the first
+        // seeks of a connection: the server sends them after it has noted where its events
+        // start, not at the socket's opening
+        if (status !== "open") document.documentElement.dataset.live = "0";
         if (status === "open" && this.signedIn) this.refresh();
       },
     });
@@ -57,6 +59,7 @@ class Lobby {
   /** @param {any} msg */
   message(msg) {
     if (msg.t === "seeks") {
+      document.documentElement.dataset.live = "1";
       this.seeks = msg.seeks;
       this.drawSeeks();
     } else if (msg.t === "event") {
