@@ -359,6 +359,56 @@ def test_a_wrong_move_is_explained_and_taken_back_a_refusal_says_the_rule_hints(
     learner.done(3)
 
 
+def test_a_slower_win_against_the_tables_ends_with_their_fastest_line_to_watch(
+    learner: Learner,
+) -> None:
+    """Issue 28: a practice ending won more slowly than it had to be offers, besides the moves
+    played, the tables' fastest line replayed from the level's start."""
+    level = COURSE.levels["endings/small-two"]
+    tables = COURSE.tables()
+    learner.go(f"/learn/{level.id}")
+    page = learner.page
+    board = COURSE.start_board(level)
+    moves = ["f3-f4"]  # a win in 15 where f3-e3 wins in 11 (the tables' own count)
+    while True:
+        page.keyboard.type(typed(level, moves[:-1], moves[-1]))
+        page.keyboard.press("Enter")
+        learner.settled()
+        board.push_move(moves[-1])
+        if page.locator("#done").is_visible():
+            break
+        reply = tables.best_move(board)
+        assert reply is not None
+        moves.append(board.move_text(reply))
+        board.push(reply)
+        best = tables.best_move(board)
+        assert best is not None
+        moves.append(board.move_text(best))
+    expect(page.locator("#done")).to_be_visible()
+    assert page.locator("#stars").inner_text() != "★★★"
+    fastest = page.locator("#replay-solution")
+    expect(fastest).to_have_text(COURSE.catalogue.text("page.replay-solution"))
+    # after the line's first move (f3-e3): e3 taken, f3 and f4 empty; never so where it ended
+    first_of_the_line = """() => {
+        const at = (sq) => document.querySelectorAll(`#board .pieces [data-square='${sq}']`).length;
+        return at("e3") > 0 && at("f3") === 0 && at("f4") === 0;
+    }"""
+    assert not page.evaluate(first_of_the_line)
+    fastest.click()
+    expect(fastest).to_have_text(COURSE.catalogue.text("page.replay-stop"))
+    page.wait_for_function(first_of_the_line)
+    expect(fastest).to_have_text(COURSE.catalogue.text("page.replay-solution"), timeout=60_000)
+    assert not page.evaluate(first_of_the_line)  # back where the level ended
+    # a level won the fastest way has nothing else to show
+    learner.go(f"/learn/{level.id}")
+    for i, move in enumerate(line_of(level)[::2]):
+        page.keyboard.type(typed(level, line_of(level)[: 2 * i], move))
+        page.keyboard.press("Enter")
+        learner.settled()
+    learner.done(3)
+    expect(fastest).to_be_hidden()
+
+
 def test_a_visitor_s_stars_merge_into_his_new_account_and_stay_there(
     browser: Any, served: Served
 ) -> None:

@@ -37,7 +37,7 @@ import {api, ApiError} from "./api.js";
 import {$, buttonEl, el, errorText, input} from "./dom.js";
 import {initOnline, pageData} from "./online.js";
 import {boardSettings} from "./settings.js";
-import {best, cleanStars, continueAt, fill, hintsShown, levelsOf, moveShape, nextSolutionMove, readLocal, showTime, stageOf, starsText, STORAGE_KEY, summary, typed, writeLocal} from "./learn-course.js";
+import {best, cleanStars, continueAt, fill, hintsShown, levelsOf, line, moveShape, nextSolutionMove, readLocal, showTime, stageOf, starsText, STORAGE_KEY, summary, typed, writeLocal} from "./learn-course.js";
 
 /** Keys that start a typed move (square letters, digits, the separators of R21). */
 const MOVE_KEY = /^[a-ix0-9-]$/i;
@@ -183,7 +183,9 @@ class LevelPage {
     $("hint").addEventListener("click", () => this.hint());
     $("retry").addEventListener("click", () => this.retry());
     $("restart").addEventListener("click", () => this.restart());
-    $("replay").addEventListener("click", () => this.replay());
+    $("replay").addEventListener("click", () => this.replay(this.moves, "replay"));
+    // issue 28: a slower win against the tables ends with the tables' fastest line to watch
+    $("replay-solution").addEventListener("click", () => this.replay(line(this.level), "replay-solution"));
     document.getElementById("practice-start")?.addEventListener("click", () => this.practice());
     document.addEventListener("keydown", (e) => this.key(e));
     if (level.opponent === "bot" && !this.data.me) {
@@ -388,12 +390,14 @@ class LevelPage {
   }
 
   /**
-   * The level's line replayed from its start (the prelude played), a move at a time with the
-   * board's animation and a pause to see it; a second press stops it. The board ends where the
-   * level did.
+   * A line replayed from the level's start (the prelude played): the moves played, or the
+   * level's solution; a move at a time with the board's animation and a pause to see it; a
+   * second press of either button stops it. The board ends where the level did.
+   * @param {string[]} moves both sides' moves from the level's position
+   * @param {"replay" | "replay-solution"} id the button pressed, which says "Stop" meanwhile
    */
-  async replay() {
-    const button = buttonEl("replay");
+  async replay(moves, id) {
+    const button = buttonEl(id);
     if (this.replaying) {
       this.replaying = 0;
       return;
@@ -409,9 +413,9 @@ class LevelPage {
     this.board.set({pieces: start.pieces, lastMove: start.lastMove, movable: null, viewOnly: true, animate: false});
     this.bars(start.hands, null);
     try {
-      for (let ply = 1; ply <= this.moves.length && this.replaying === run; ply++) {
+      for (let ply = 1; ply <= moves.length && this.replaying === run; ply++) {
         await sleep(REPLAY_PAUSE);
-        const query = new URLSearchParams({pos: from, moves: [...before, ...this.moves.slice(0, ply)].join(" ")});
+        const query = new URLSearchParams({pos: from, moves: [...before, ...moves.slice(0, ply)].join(" ")});
         const step = /** @type {Position} */ (await api(`/api/position?${query}`));
         if (this.replaying !== run) break;
         this.board.set({pieces: step.pieces, lastMove: step.lastMove, movable: null, viewOnly: true, animate: true});
@@ -423,7 +427,7 @@ class LevelPage {
     }
     if (this.replays !== run) return; // a newer replay runs
     this.replaying = 0;
-    button.textContent = this.t.replay;
+    button.textContent = this.t[id];
     if (this.mode === "over" && end) this.show(end, false); // where the level ended
   }
 
@@ -442,6 +446,9 @@ class LevelPage {
     $("hints").replaceChildren();
     $("replay").hidden = this.level.kind === "question" || !this.moves.length;
     $("replay").textContent = this.t.replay;
+    const fastest = line(this.level);
+    $("replay-solution").hidden = this.level.opponent !== "tables" || !fastest.length || fastest.join(" ") === this.moves.join(" ");
+    $("replay-solution").textContent = this.t["replay-solution"];
     $("done").hidden = false;
     $("next").focus();
     try {

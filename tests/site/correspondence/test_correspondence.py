@@ -148,6 +148,7 @@ def test_conditional_moves_are_shown_to_no_one_else(site, client, players):
     r = client.get(f"/api/board/game/{game}/conditional", headers=bearer(reader))
     assert r.status_code == 403
     assert carol.post(f"/api/board/game/{game}/conditional", json={"lines": []}).status_code == 403
+
     # nothing of it in what others see of the game (gameFull is also the streams' first line);
     # the line as text or as a move of its own, not "f4" anywhere: a random game id or CSRF
     # token may hold those two letters

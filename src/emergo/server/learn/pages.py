@@ -181,6 +181,8 @@ def _controls(course: Course, level: Level) -> str:
         f'<h2>{e(cat.text("page.done"))} <span class="stars" id="stars"></span></h2>'
         '<p id="stars-said"></p><p id="done-text"></p><ul class="notes" id="notes"></ul>'
         f'<button type="button" id="replay">{e(cat.text("page.replay"))}</button> '
+        f'<button type="button" id="replay-solution" hidden>'
+        f"{e(cat.text('page.replay-solution'))}</button> "
         f'<a class="button primary" id="next" href="{href}" '
         'aria-keyshortcuts="Enter Space ArrowRight n">'
         f"{e(next_text)}</a></div>"

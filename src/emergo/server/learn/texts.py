@@ -67,6 +67,7 @@ PAGE_TEXTS: dict[str, set[str]] = {
     "page.practice-again": set(),
     "page.practice-replay": set(),
     "page.replay": set(),
+    "page.replay-solution": set(),
     "page.replay-stop": set(),
     "page.keys": set(),
     "page.error": {"error"},
