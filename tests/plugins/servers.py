@@ -20,7 +20,7 @@ httpx = pytest.importorskip("httpx2", reason="the web test extra (httpx2) is not
 class Server:
     """One ``emergo serve --online`` process, its output in a file."""
 
-    def __init__(self, url: str, log: Path) -> None:
+    def __init__(self, url: str, log: Path, config: Path | None = None) -> None:
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.log = log
@@ -38,6 +38,7 @@ class Server:
                 "--port",
                 str(self.port),
                 "--no-browser",
+                *(["--config", str(config)] if config is not None else []),
             ],
             stdout=self.handle,
             stderr=subprocess.STDOUT,

@@ -101,7 +101,7 @@ def run(args: argparse.Namespace) -> int:
         ws_per_message_deflate=False,
         server_header=False,
         proxy_headers=config.trust_proxy,
-        forwarded_allow_ips="*" if config.trust_proxy else None,
+        forwarded_allow_ips=list(config.proxies) if config.trust_proxy else None,
         # uvicorn's access log would print request lines: keep the log to what the site writes
         access_log=False,
         # the event and game streams never end by themselves: Ctrl-C closes them after this

@@ -13,6 +13,7 @@ the default below.  docs/online.md lists every setting with an example file::
     https = true                       # served over TLS (by nginx): cookies get Secure
     allow_hosts = ["play.example.org"]
     trust_proxy = true                 # take the client's address from X-Forwarded-For
+    proxies = ["127.0.0.1", "::1"]     # ... when the connection comes from one of these
 
     [accounts]
     signup = true
@@ -210,6 +211,10 @@ class Config:
     """Host names the site is reached by (besides localhost and the listening address)."""
     trust_proxy: bool = False
     """Take the client's address from ``X-Forwarded-For`` (only behind a proxy that sets it)."""
+    proxies: tuple[str, ...] = ("127.0.0.1", "::1")
+    """With ``trust_proxy``: the proxies' addresses (or networks, ``10.0.0.0/8``); the header
+    of a connection from anywhere else is ignored, its own address counts (issue 27, finding 11:
+    a process reached directly took any ``X-Forwarded-For``)."""
     signup: bool = True
     """Anyone may make an account (else only ``emergo admin add-user``)."""
     session_days: float = 30.0
@@ -248,6 +253,7 @@ _SECTIONS: dict[str, dict[str, type | tuple[type, ...]]] = {
         "https": bool,
         "allow_hosts": list,
         "trust_proxy": bool,
+        "proxies": list,
     },
     "accounts": {
         "signup": bool,
@@ -339,6 +345,13 @@ def from_mapping(data: dict[str, Any], where: str = "the config") -> Config:
         if not all(isinstance(h, str) for h in hosts):
             raise ConfigError(f"{where}: [server] allow_hosts must be a list of host names")
         values["allow_hosts"] = tuple(hosts)
+    if "proxies" in values:
+        proxies = values["proxies"]
+        if not all(isinstance(h, str) and h and h != "*" for h in proxies):
+            raise ConfigError(
+                f"{where}: [server] proxies must be a list of addresses or networks (not '*')"
+            )
+        values["proxies"] = tuple(proxies)
     if "levels" in bots:
         levels = bots["levels"]
         if not all(isinstance(n, int) and not isinstance(n, bool) for n in levels):
