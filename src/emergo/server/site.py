@@ -51,6 +51,7 @@ from emergo.server.tournament.schedule import Schedule, entries_of
 from emergo.server.tournament.service import Tournaments
 from emergo.server.user.accounts import DELETED_NAME, AccountError, User, Users, local_name
 from emergo.server.user.credentials import Credentials
+from emergo.server.user.passwords import PasswordWork
 from emergo.server.user.preferences import Preferences
 from emergo.server.user.ratings import Ratings
 from emergo.server.user.tokens import Tokens
@@ -78,6 +79,8 @@ class Site:
             memory_kib=config.argon2_memory_kib,
             session_days=config.session_days,
         )
+        self.passwords = PasswordWork(config.password_slots, config.password_queue)
+        """The argon2id hashes of sign-up and log-in, apart from the database workers."""
         self.tokens = Tokens(db)
         self.credentials = Credentials(self.users, self.tokens)
         """Tokens and sessions known to this process (emergo.server.user.credentials)."""
@@ -195,6 +198,7 @@ class Site:
         self.bus.stop()
 
     def close(self) -> None:
+        self.passwords.close()
         self.analysis.close()
         self.db.close()
 

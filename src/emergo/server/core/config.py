@@ -222,6 +222,11 @@ class Config:
     argon2_time_cost: int = 3
     argon2_memory_kib: int = 65536
     """argon2id's cost (argon2-cffi's defaults, RFC 9106's second choice); tests lower them."""
+    password_slots: int = 2
+    """Password hashes a process computes at once, in threads of their own (each takes
+    ``argon2_memory_kib``); :mod:`emergo.server.user.passwords`."""
+    password_queue: int = 16
+    """Password checks that may wait for a slot; past them a 503 with ``Retry-After``."""
     limits: Limits = field(default_factory=Limits)
     mail: Mail = field(default_factory=Mail)
     """Notification mail (issue 21); none without ``[mail] host``."""
@@ -260,6 +265,8 @@ _SECTIONS: dict[str, dict[str, type | tuple[type, ...]]] = {
         "session_days": (int, float),
         "argon2_time_cost": int,
         "argon2_memory_kib": int,
+        "password_slots": int,
+        "password_queue": int,
     },
     "limits": {f.name: int for f in dataclasses.fields(Limits)},
     "database": {

@@ -48,6 +48,7 @@ from emergo.server.user.accounts import (
     name_problem,
 )
 from emergo.server.user.charts import Series, rating_chart
+from emergo.server.user.passwords import PasswordsBusy
 from emergo.server.user.perfs import PERF_KEYS
 
 e = html.escape
@@ -222,9 +223,11 @@ async def signup_post(request: Request) -> Response:
     if password != fields.get("password2"):
         return again("the passwords differ", 400)
     try:
-        user = await asyncio.to_thread(site.signup, name, password, _client(request))
-    except (AccountError, RateLimited) as err:
-        return again(str(err), 429 if isinstance(err, RateLimited) else err.status)
+        user = await site.passwords.run(site.signup, name, password, _client(request))
+    except (AccountError, RateLimited, PasswordsBusy) as err:
+        refused = again(str(err), 429 if isinstance(err, RateLimited) else err.status)
+        refused.headers.update(err.headers or {})  # Retry-After
+        return refused
     await _end_old_session(request)
     cookie, _csrf = await asyncio.to_thread(site.users.open_session, user.id)
     return _signed_in(request, cookie, next_path)
@@ -249,11 +252,13 @@ async def login_post(request: Request) -> Response:
     if problem is not None:  # no account can have it: say why rather than "wrong name"
         return again(f"there is no such account: {problem}", 400)
     try:
-        user = await asyncio.to_thread(
+        user = await site.passwords.run(
             site.login, name, fields.get("password", ""), _client(request)
         )
-    except RateLimited as err:
-        return again(str(err), 429)
+    except (RateLimited, PasswordsBusy) as err:
+        refused = again(str(err), err.status)
+        refused.headers.update(err.headers or {})  # Retry-After
+        return refused
     if user is None:
         return again("wrong name or password", 401)
     await _end_old_session(request)
@@ -349,7 +354,7 @@ async def account_post(request: Request) -> Response:
     user = actor.user
     message, new_token, status = "", "", 200
     if action in ("password", "delete"):
-        checked = await asyncio.to_thread(
+        checked = await site.passwords.run(
             site.login, user.name, fields.get("password", ""), _client(request)
         )
         if checked is None or checked.id != user.id:
@@ -361,7 +366,7 @@ async def account_post(request: Request) -> Response:
             return response
         else:
             try:
-                await asyncio.to_thread(site.users.set_password, user.id, fields.get("new", ""))
+                await site.passwords.run(site.users.set_password, user.id, fields.get("new", ""))
                 await asyncio.to_thread(site.users.close_sessions, user.id, keep=actor.cookie)
                 message = "password changed; your other sessions were logged out"
             except AccountError as err:
