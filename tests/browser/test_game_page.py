@@ -353,11 +353,20 @@ def test_rematch_new_opponent_and_analyse_after_a_game(browser: Any, online: Onl
         expect(w.locator("#rematch-text")).to_contain_text("vic offers a rematch")
         shot(w, "rematch-offer-phone.png")
         assert in_sight(w, "#rematch-offer"), w.locator("#rematch-offer").bounding_box()
+        # the new game is announced to each page three ways (the accept's answer, the game's
+        # and the site's channels): one navigation each, none aborting another
+        gone: dict[str, list[str]] = {"vic": [], "wes": []}
+        for name, page in (("vic", v), ("wes", w)):
+            page.on(
+                "request",
+                lambda r, name=name: r.is_navigation_request() and gone[name].append(r.url),
+            )
         w.click("#rematch-yes")
         w.wait_for_url(re.compile(r"/game/(?!" + old + r")\w+$"))
         v.wait_for_url(w.url)
         for p in (vic, wes):
             p.page.wait_for_selector("html[data-ready='1']")
+        assert gone == {"vic": [w.url], "wes": [w.url]}
         expect(v.locator("#game-title")).to_have_text("You play Black against wes")
         expect(w.locator("#game-title")).to_have_text("You play White against vic")
         expect(v.locator("#game-info")).to_contain_text("5+3 · Rated")

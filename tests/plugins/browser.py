@@ -81,7 +81,7 @@ class ThreadServer:
             host="127.0.0.1",
             port=self.port,
             log_level="warning",
-            **uvicorn_options,
+            **{"timeout_graceful_shutdown": 3, **uvicorn_options},
         )
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, daemon=True)
@@ -94,8 +94,11 @@ class ThreadServer:
             time.sleep(0.02)
 
     def stop(self) -> None:
+        # as emergo serve's stop (serve.stopping_server): streams and sockets end now and the
+        # house bots leave, else the server waits for their connections and the bots for it
+        self.site.begin_stop()
         self.server.should_exit = True
-        self.thread.join(10)
+        self.thread.join(30)
         self.site.close()
 
 

@@ -158,6 +158,7 @@ def live(site: Site) -> Iterator[str]:
             raise RuntimeError("the test server did not start")
         time.sleep(0.02)
     yield f"http://127.0.0.1:{port}"
+    site.begin_stop()  # as emergo serve's stop: streams and sockets end now
     server.should_exit = True
     thread.join(10)
 

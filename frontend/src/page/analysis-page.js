@@ -10,6 +10,7 @@
  * back to the position shown.
  */
 import {api} from "./api.js";
+import {openGame} from "./leave.js";
 import {$, errorText, input, say, select} from "./dom.js";
 import {changeSettings, settings} from "./settings.js";
 import {initConfirm} from "./confirm.js";
@@ -25,8 +26,6 @@ let controller = null;
 let study = null;
 /** Whether the address follows the board (the free analysis board, not a game's or a study's). */
 let follow = false;
-/** The page is on its way to another (a navigation has begun). */
-let leaving = false;
 
 const START = "w 12/12";
 const HEX_VIEW = "The hexagon (R4 hex) has one picture and one naming: no diamond/checkerboard view, no checkerboard names";
@@ -98,7 +97,7 @@ async function newGame(pos, moves) {
     ? await api("/api/hotseat", fields)
     : await api("/api/challenge/ai", {...fields, level: Number(select("level").value)});
   // the site-wide channel may have opened the new game already (its gameStart came first)
-  if (!leaving) location.assign(`/game/${encodeURIComponent(answer.gameId)}`);
+  openGame(answer.gameId);
 }
 
 /** What the analysis board asks of the page. @type {import("./analysis.js").AnalysisApp} */
@@ -218,7 +217,6 @@ function wire(root) {
 
 /** Start the page. */
 export async function startAnalysis() {
-  addEventListener("beforeunload", () => (leaving = true));
   const root = $("analysis");
   const params = new URLSearchParams(location.search);
   const moves = (params.get("moves") || "").split(/[\s,]+/).filter(Boolean);

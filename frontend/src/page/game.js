@@ -24,6 +24,7 @@
  */
 import {Board} from "../board/index.js";
 import {api} from "./api.js";
+import {openGame} from "./leave.js";
 import {$, buttonEl, errorText, input, say} from "./dom.js";
 import {factsText, otherTurn, statusText, title} from "./format.js";
 import {Tree} from "./tree.js";
@@ -788,7 +789,7 @@ class GameController {
     buttonEl("learn-again").disabled = true;
     try {
       const answer = await api("/api/learn/practice", {level: this.full.learn});
-      if (answer.gameId) location.href = `/game/${encodeURIComponent(answer.gameId)}`;
+      if (answer.gameId) openGame(answer.gameId);
     } catch (e) {
       say(errorText(e));
       buttonEl("learn-again").disabled = false;
@@ -876,7 +877,7 @@ class GameController {
   playerEvent(event) {
     const c = event.challenge;
     if (event.type === "gameStart" && event.game && event.game.gameId && event.game.gameId !== this.id && (this.rematchSent || this.rematchOffer)) {
-      location.assign(`/game/${encodeURIComponent(event.game.gameId)}`);
+      openGame(event.game.gameId);
     } else if (event.type === "challenge" && c && this.isRematch(c) && c.challenger.name.toLowerCase() !== this.data.me.toLowerCase()) {
       this.rematchOffer = c;
       $("rematch-text").textContent = `${c.challenger.name} offers a rematch (you play ${c.color === "random" ? "either colour" : title(other(c.color))})`;
@@ -903,7 +904,7 @@ class GameController {
       const fields = {...rematchFields(this.full, you), fen: this.full.initialFen};
       try {
         const made = await api("/api/hotseat", fields);
-        location.assign(`/game/${encodeURIComponent(made.gameId)}`);
+        openGame(made.gameId);
       } catch (e) {
         say(errorText(e));
       }
@@ -929,7 +930,7 @@ class GameController {
       const answer = await api(`/api/challenge/${encodeURIComponent(c.id)}/${action}`, {});
       $("rematch-offer").hidden = true;
       this.rematchOffer = null;
-      if (action === "accept" && answer.gameId) location.assign(`/game/${encodeURIComponent(answer.gameId)}`);
+      if (action === "accept" && answer.gameId) openGame(answer.gameId);
     } catch (e) {
       say(errorText(e));
     }

@@ -34,6 +34,7 @@
  */
 import {Board} from "../board/index.js";
 import {api, ApiError} from "./api.js";
+import {openGame} from "./leave.js";
 import {$, buttonEl, el, errorText, input} from "./dom.js";
 import {initOnline, pageData} from "./online.js";
 import {boardSettings} from "./settings.js";
@@ -469,7 +470,7 @@ class LevelPage {
       // the server starts the game from the level's own position and tags it with the level:
       // its end gives the stars (learn/practice.py)
       const answer = await api("/api/learn/practice", {level: level.id});
-      if (answer.gameId) location.href = `/game/${encodeURIComponent(answer.gameId)}`;
+      if (answer.gameId) openGame(answer.gameId);
     } catch (e) {
       said.textContent = fill(this.t["practice-error"], {error: errorText(e)});
       buttonEl("practice-start").disabled = false;

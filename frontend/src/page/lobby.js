@@ -18,6 +18,7 @@
  *   opponent: {username: string, title?: string|null}, secondsLeft?: number, lastMove: string}} Playing
  */
 import {api} from "./api.js";
+import {openGame} from "./leave.js";
 import {$, button, el, errorText, input, onceAtATime, say, select} from "./dom.js";
 import {Socket} from "./socket.js";
 import {initOnline, pageData, personEl, socketPath} from "./online.js";
@@ -35,7 +36,6 @@ class Lobby {
     this.signedIn = !!this.data.me;
     /** @type {Challenge[]} */
     this.seeks = [];
-    this.leaving = false;
     this.socket = new Socket(socketPath("/ws/lobby", this.data), {
       reconnect: true,
       onMessage: (msg) => this.message(msg),
@@ -78,9 +78,7 @@ class Lobby {
 
   /** Go to a game (once: the answer to an acceptance and the event of its start both say so). @param {string} id */
   open(id) {
-    if (this.leaving) return;
-    this.leaving = true;
-    location.assign(`/game/${encodeURIComponent(id)}`);
+    openGame(id);
   }
 
   // --- creating -------------------------------------------------------------------------------

@@ -13,6 +13,7 @@
  *   declineReason?: string}} Challenge
  */
 import {api} from "./api.js";
+import {isLeaving, openGame} from "./leave.js";
 import {button, el, errorText} from "./dom.js";
 import {Socket} from "./socket.js";
 import {timeControlText, variantName} from "./online-terms.js";
@@ -48,9 +49,6 @@ class Sitewide {
     /** The game this page shows, and whether you play it. */
     this.gameId = gameRoot?.dataset.game || "";
     this.playsHere = !!gameRoot?.dataset.you;
-    this.leaving = false;
-    // a page on its way elsewhere (its own location.assign) starts no second navigation
-    addEventListener("beforeunload", () => (this.leaving = true));
     /** @type {Map<string, HTMLElement>} */
     this.challengeNotes = new Map();
     this.box = el("div", "toasts");
@@ -113,7 +111,7 @@ class Sitewide {
 
   /** A game of yours started: go to it, unless you play another game on this page. @param {string} id */
   async started(id) {
-    if (id === this.gameId || this.lobby || this.leaving) return;
+    if (id === this.gameId || this.lobby || isLeaving()) return;
     if (this.playsHere) {
       try {
         const playing = await api("/api/account/playing");
@@ -131,10 +129,7 @@ class Sitewide {
 
   /** @param {string} id */
   open(id) {
-    if (this.leaving) return;
-    this.leaving = true;
-    this.note(`game-${id}`, "Your game has started: opening it …", [this.link("Open the game", id)]);
-    location.assign(`/game/${encodeURIComponent(id)}`);
+    if (openGame(id)) this.note(`game-${id}`, "Your game has started: opening it …", [this.link("Open the game", id)]);
   }
 
   /** @param {string} text @param {string} gameId */
