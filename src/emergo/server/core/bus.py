@@ -52,8 +52,7 @@ class Subscription:
         is closing (the reader then sees :attr:`Bus.closing` and ends)."""
         if self.fired or self.bus.closing:
             return True
-        # a future and a timer, not asyncio.wait_for (a task of its own each wake: a tenth of
-        # the CPU a subscriber spends on a move)
+        # a future and a timer, not asyncio.wait_for (a task of its own each wake)
         loop = asyncio.get_running_loop()
         waiter: asyncio.Future[bool] = loop.create_future()
         self._waiters.append(waiter)
