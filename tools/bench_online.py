@@ -110,17 +110,38 @@ def backend_cpu(before: dict[int, float], after: dict[int, float]) -> float:
 # --- the statements and transactions of a database ----------------------------------------------
 
 
-def top_statements(admin_url: str, database: str, n: int = 12) -> list[tuple[int, str]]:
-    """The statements run most often on ``database`` (calls, text)."""
+def statement_times(admin_url: str, database: str) -> dict[int, tuple[int, float, str]]:
+    """Every statement run on ``database`` so far: query id -> (calls, milliseconds, text)."""
     import psycopg
 
     with psycopg.connect(admin_url, autocommit=True) as c:
         rows = c.execute(
-            "SELECT calls, query FROM pg_stat_statements s JOIN pg_database d ON d.oid = s.dbid "
-            "WHERE d.datname = %s ORDER BY calls DESC LIMIT %s",
-            (database, n),
+            "SELECT queryid, calls, total_exec_time, query FROM pg_stat_statements s "
+            "JOIN pg_database d ON d.oid = s.dbid WHERE d.datname = %s",
+            (database,),
         ).fetchall()
-    return [(int(calls), " ".join(query.split())[:150]) for calls, query in rows]
+    return {
+        int(q): (int(calls), float(ms), " ".join(text.split())[:110]) for q, calls, ms, text in rows
+    }
+
+
+def top_statements(
+    before: dict[int, tuple[int, float, str]], after: dict[int, tuple[int, float, str]], moves: int
+) -> list[str]:
+    """The statements of a measurement that took the most of the database's time: calls and
+    execution time a move, and their share."""
+    spent = []
+    for q, (calls, ms, text) in after.items():
+        c0, ms0, _ = before.get(q, (0, 0.0, ""))
+        if calls > c0:
+            spent.append((ms - ms0, calls - c0, text))
+    spent.sort(reverse=True)
+    total = sum(ms for ms, _, _ in spent) or 1.0
+    n = max(moves, 1)
+    return [
+        f"    {calls / n:5.2f} a move {1000 * ms / n:6.1f} us {100 * ms / total:4.1f} %  {text}"
+        for ms, calls, text in spent[:12]
+    ]
 
 
 def counters(admin_url: str, database: str) -> tuple[int, int]:
@@ -403,6 +424,7 @@ def measure(
         cpu_before = sum(cpu_seconds(s.pid) for s in servers)
         pg_before = backends(database)
         counted_before = counters(cluster.url(), database)
+        times_before = statement_times(cluster.url(), database) if SHOW_STATEMENTS else {}
         moves_before = stats.moves
         with stats.lock:
             stats.round_trips.clear()
@@ -424,8 +446,8 @@ def measure(
         counted_after = counters(cluster.url(), database)
         elapsed = time.monotonic() - started
         if SHOW_STATEMENTS:
-            for calls, query in top_statements(cluster.url(), database):
-                print(f"    {calls:>7}  {query}")
+            after = statement_times(cluster.url(), database)
+            print("\n".join(top_statements(times_before, after, moves)))
         trips = list(stats.round_trips)
         stop.set()
         for t in threads:
@@ -557,7 +579,9 @@ def main() -> int:
     parser.add_argument("--tree-fast", action="store_true", help="other trees get httptools")
     parser.add_argument("--no-floors", action="store_true")
     parser.add_argument(
-        "--statements", action="store_true", help="print the statements run most often"
+        "--statements",
+        action="store_true",
+        help="print the statements that took the database's time",
     )
     parser.add_argument(
         "--profile", default="", metavar="PREFIX", help="py-spy's samples of the first server"
