@@ -102,9 +102,26 @@ def backends(database: str) -> dict[int, float]:
     return out
 
 
-def backend_cpu(before: dict[int, float], after: dict[int, float]) -> float:
-    """CPU spent between two :func:`backends` readings (a backend started since counts whole)."""
-    return sum(t - before.get(pid, 0.0) for pid, t in after.items())
+def ended_cpu(cluster: Cluster) -> float:
+    """The CPU seconds of the postmaster's ended children (its cutime + cstime): the backends
+    that closed, a pool's overflow connections among them, and the autovacuum workers."""
+    try:
+        pid = int((cluster.data / "postmaster.pid").read_text().split()[0])
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except (OSError, ValueError, IndexError):
+        return 0.0
+    return (int(fields[13]) + int(fields[14])) / CLK_TCK
+
+
+def backend_cpu(
+    before: dict[int, float], after: dict[int, float], ended_before: float, ended_after: float
+) -> float:
+    """CPU spent between two :func:`backends` and :func:`ended_cpu` readings: the live
+    backends' (one started since counts whole) and the ended ones' (what one that ended had
+    spent before the first reading is not the measurement's)."""
+    gone = sum(t for pid, t in before.items() if pid not in after)
+    live = sum(t - before.get(pid, 0.0) for pid, t in after.items())
+    return live + (ended_after - ended_before) - gone
 
 
 # --- the statements and transactions of a database ----------------------------------------------
@@ -144,8 +161,9 @@ def top_statements(
     ]
 
 
-def counters(admin_url: str, database: str) -> tuple[int, int]:
-    """(statements, transactions) run so far on ``database`` (BEGIN/COMMIT not statements)."""
+def counters(admin_url: str, database: str) -> tuple[int, int, int]:
+    """(statements, transactions, connections) run or opened so far on ``database``
+    (BEGIN/COMMIT not statements)."""
     import psycopg
 
     with psycopg.connect(admin_url, autocommit=True) as c:
@@ -157,10 +175,14 @@ def counters(admin_url: str, database: str) -> tuple[int, int]:
         ).fetchone()
         c.execute("SELECT pg_stat_clear_snapshot()")
         xacts = c.execute(
-            "SELECT xact_commit + xact_rollback FROM pg_stat_database WHERE datname = %s",
+            "SELECT xact_commit + xact_rollback, sessions FROM pg_stat_database WHERE datname = %s",
             (database,),
         ).fetchone()
-    return int(statements[0] if statements else 0), int(xacts[0] if xacts else 0)
+    return (
+        int(statements[0] if statements else 0),
+        int(xacts[0] if xacts else 0),
+        int(xacts[1] if xacts else 0),
+    )
 
 
 # --- the players ---------------------------------------------------------------------------------
@@ -307,6 +329,7 @@ class Result:
     pg_cpu: float
     statements: int
     transactions: int
+    connections: int
     round_trips: list[float] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
 
@@ -323,7 +346,8 @@ class Result:
             f"{self.moves / self.seconds:7.1f} moves/s  "
             f"server {1000 * self.server_cpu / n:6.2f} ms  "
             f"pg {1000 * self.pg_cpu / n:5.2f} ms  statements {self.statements / n:5.1f}  "
-            f"transactions {self.transactions / n:4.1f}  round trip ms {trip}  "
+            f"transactions {self.transactions / n:4.1f}  "
+            f"connections opened {self.connections / self.seconds:5.1f}/s  round trip ms {trip}  "
             f"errors {len(self.errors)}"
         )
 
@@ -422,7 +446,7 @@ def measure(
             t.start()
         time.sleep(min(3.0, seconds / 5))  # the games under way before the measurement
         cpu_before = sum(cpu_seconds(s.pid) for s in servers)
-        pg_before = backends(database)
+        pg_before, ended_before = backends(database), ended_cpu(cluster)
         counted_before = counters(cluster.url(), database)
         times_before = statement_times(cluster.url(), database) if SHOW_STATEMENTS else {}
         moves_before = stats.moves
@@ -442,7 +466,7 @@ def measure(
             spy.wait(60)
         moves = stats.moves - moves_before
         cpu = sum(cpu_seconds(s.pid) for s in servers) - cpu_before
-        pg = backend_cpu(pg_before, backends(database))
+        pg = backend_cpu(pg_before, backends(database), ended_before, ended_cpu(cluster))
         counted_after = counters(cluster.url(), database)
         elapsed = time.monotonic() - started
         if SHOW_STATEMENTS:
@@ -462,6 +486,7 @@ def measure(
             pg_cpu=pg,
             statements=counted_after[0] - counted_before[0] - 3,  # the measurement's own
             transactions=counted_after[1] - counted_before[1] - 2,
+            connections=counted_after[2] - counted_before[2],
             round_trips=trips,
             errors=stats.errors,
         )
