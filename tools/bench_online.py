@@ -26,26 +26,32 @@ A tree other than this checkout is a source folder with its kernel built in plac
 without httptools and uvloop unless ``--tree-fast`` (code from before issue 27 would otherwise
 get them from uvicorn's automatic choice).
 
-Figures of one run (2026-12-02 02:37-02:44 UTC, the shared 2-core machine at a load average of
-17 at the start and 28 at the end, the suite running beside it; before = main at 22132ad, this
-= branch lean at 0d8350e; ``--processes 1 2 --games 8 --seconds 15 --tree
-before=/tmp/lean_before --tree-fast``):
+Figures of one run (2026-12-03 10:18-10:24 UTC, the shared 2-core machine at a load average of
+8 at the start and 12 at the end, other sessions' work beside it; before = 8841521, this =
+branch cpu27; ``--processes 1 2 4 --games 16 --seconds 20 --tree before=PATH --tree-fast
+--statements``), a move:
 
-| a move, 1 process, 8 games | this | before | ratio |
-|---|---|---|---|
-| server CPU | 3.42 ms | 11.39 ms | 0.30 |
-| PostgreSQL backends' CPU | 1.29 ms | 1.91 ms | 0.68 |
-| statements / transactions | 1.9 / 1.5 | 11.9 / 9.6 | 0.16 / 0.16 |
-| moves a second | 24.5 | 14.9 | 1.64 |
-| round trip to the opponent, p50 / p99 | 125 / 779 ms | 205 / 836 ms | 0.61 / 0.93 |
+| a move | moves/s | server CPU | PostgreSQL CPU | statements / xacts | new conns/s | p50 / p99 |
+|---|---|---|---|---|---|---|
+| 1 process, this | 241.6 | 1.57 ms | 0.75 ms | 2.4 / 1.4 | 0.1 | 46 / 288 ms |
+| 1 process, before | 137.8 | 2.17 ms | 1.39 ms | 2.5 / 1.3 | 8.8 | 78 / 342 ms |
+| 2 processes, this | 384.1 | 1.98 ms | 0.81 ms | 2.5 / 1.5 | 0.0 | 27 / 91 ms |
+| 2 processes, before | 136.5 | 2.62 ms | 1.36 ms | 2.5 / 1.6 | 6.9 | 75 / 382 ms |
+| 4 processes, this | 178.2 | 2.77 ms | 0.89 ms | 2.7 / 1.3 | 0.5 | 50 / 271 ms |
+| 4 processes, before | 147.0 | 3.37 ms | 0.98 ms | 2.5 / 1.6 | 0.6 | 59 / 353 ms |
 
-With 2 processes this tree played 23.0 moves/s at 5.68 ms of server CPU and 1.62 ms of
-PostgreSQL CPU a move (2.2 statements, 1.8 transactions), round trip p50 / p99 178 / 472 ms, no
-error; the tree before played no move at 2 processes in that run (its figures are void).  The
-floors of the same run: a do-nothing Starlette POST 0.39 ms on h11 and 0.26 ms on httptools +
-uvloop; one psycopg statement of a move's writes 0.24 ms client, 0.35 ms backend.  Issue 27's
-target (1.5 ms server, 0.7 ms PostgreSQL a move) is not reached on a machine this busy: server
-CPU a move is 13 times a do-nothing POST here (the prototype measured 4 times on a quieter one).
+(p50 / p99: a move's round trip to the opponent's stream, on another process from 2 on.)
+No error in any.  The floors of the same run: a do-nothing Starlette POST 0.24 ms on h11 and
+0.11 ms on httptools + uvloop; one psycopg statement of a move's writes 0.09 ms client, 0.14 ms
+backend.  At 8 games on one process (load 4-6, the same day) this tree spent 1.35-1.43 ms of
+server CPU and 0.46-0.65 ms of PostgreSQL's a move, issue 27's target (1.5 and 0.7 ms); at 16
+games and load 8-12, 1.57 and 0.75.  More processes cost more server CPU a move on 2 cores (each
+wakes for every notification, sweeps and beats; 4 processes and PostgreSQL contend for the two
+cores), which a machine with a core a process does not pay.  The database's time (``--statements``)
+is the move's one statement (60-70 %), then the explorer's reads and upserts of each finished
+game (15-25 %; a random game here is about 100 plies).  Before, a pool of 10 + 20 opened a
+connection for each burst past 10 and closed it again: about 10 ms of PostgreSQL's CPU each, most
+of the difference in its CPU a move at 1 and 2 processes.
 """
 
 from __future__ import annotations
