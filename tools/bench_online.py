@@ -43,15 +43,18 @@ branch cpu27; ``--processes 1 2 4 --games 16 --seconds 20 --tree before=PATH --t
 (p50 / p99: a move's round trip to the opponent's stream, on another process from 2 on.)
 No error in any.  The floors of the same run: a do-nothing Starlette POST 0.24 ms on h11 and
 0.11 ms on httptools + uvloop; one psycopg statement of a move's writes 0.09 ms client, 0.14 ms
-backend.  At 8 games on one process (load 4-6, the same day) this tree spent 1.35-1.43 ms of
-server CPU and 0.46-0.65 ms of PostgreSQL's a move, issue 27's target (1.5 and 0.7 ms); at 16
-games and load 8-12, 1.57 and 0.75.  More processes cost more server CPU a move on 2 cores (each
-wakes for every notification, sweeps and beats; 4 processes and PostgreSQL contend for the two
-cores), which a machine with a core a process does not pay.  The database's time (``--statements``)
-is the move's one statement (60-70 %), then the explorer's reads and upserts of each finished
-game (15-25 %; a random game here is about 100 plies).  Before, a pool of 10 + 20 opened a
-connection for each burst past 10 and closed it again: about 10 ms of PostgreSQL's CPU each, most
-of the difference in its CPU a move at 1 and 2 processes.
+backend.  At 8 games on one process (no overflow of the pool; load 4-7, single runs) the
+code before spent 1.35-1.36 ms of server CPU and 0.46-0.54 ms of PostgreSQL's a move, this tree
+1.43 and 0.65: within issue 27's target (1.5 and 0.7 ms) and the noise; two interleaved rounds
+at load 7-12 gave 1.69 / 1.75 ms before and 1.44 / 1.46 ms with the collector's and the routes'
+changes.  At 16 games and load 8-12 this tree spent 1.57 and 0.75 ms.  More processes cost
+more server CPU a move on 2 cores (each wakes for every notification, sweeps and beats; 4
+processes and PostgreSQL contend for the two cores), which a machine with a core a process does
+not pay.  The database's time (``--statements``) is the move's one statement (60-70 %), then
+the explorer's reads and upserts of each finished game (15-25 %; a random game here is about 100
+plies).  Before, a pool of 10 + 20 opened a connection for each burst past 10 and closed it
+again: about 10 ms of PostgreSQL's CPU each, most of the difference in its CPU a move at 1 and 2
+processes.
 """
 
 from __future__ import annotations
