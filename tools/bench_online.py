@@ -26,26 +26,35 @@ A tree other than this checkout is a source folder with its kernel built in plac
 without httptools and uvloop unless ``--tree-fast`` (code from before issue 27 would otherwise
 get them from uvicorn's automatic choice).
 
-Figures of one run (2026-12-02 02:37-02:44 UTC, the shared 2-core machine at a load average of
-17 at the start and 28 at the end, the suite running beside it; before = main at 22132ad, this
-= branch lean at 0d8350e; ``--processes 1 2 --games 8 --seconds 15 --tree
-before=/tmp/lean_before --tree-fast``):
+Figures of one run (2026-12-03 10:18-10:24 UTC, the shared 2-core machine at a load average of
+8 at the start and 12 at the end, other sessions' work beside it; before = 8841521, this =
+branch cpu27; ``--processes 1 2 4 --games 16 --seconds 20 --tree before=PATH --tree-fast
+--statements``), a move:
 
-| a move, 1 process, 8 games | this | before | ratio |
-|---|---|---|---|
-| server CPU | 3.42 ms | 11.39 ms | 0.30 |
-| PostgreSQL backends' CPU | 1.29 ms | 1.91 ms | 0.68 |
-| statements / transactions | 1.9 / 1.5 | 11.9 / 9.6 | 0.16 / 0.16 |
-| moves a second | 24.5 | 14.9 | 1.64 |
-| round trip to the opponent, p50 / p99 | 125 / 779 ms | 205 / 836 ms | 0.61 / 0.93 |
+| a move | moves/s | server CPU | PostgreSQL CPU | statements / xacts | new conns/s | p50 / p99 |
+|---|---|---|---|---|---|---|
+| 1 process, this | 241.6 | 1.57 ms | 0.75 ms | 2.4 / 1.4 | 0.1 | 46 / 288 ms |
+| 1 process, before | 137.8 | 2.17 ms | 1.39 ms | 2.5 / 1.3 | 8.8 | 78 / 342 ms |
+| 2 processes, this | 384.1 | 1.98 ms | 0.81 ms | 2.5 / 1.5 | 0.0 | 27 / 91 ms |
+| 2 processes, before | 136.5 | 2.62 ms | 1.36 ms | 2.5 / 1.6 | 6.9 | 75 / 382 ms |
+| 4 processes, this | 178.2 | 2.77 ms | 0.89 ms | 2.7 / 1.3 | 0.5 | 50 / 271 ms |
+| 4 processes, before | 147.0 | 3.37 ms | 0.98 ms | 2.5 / 1.6 | 0.6 | 59 / 353 ms |
 
-With 2 processes this tree played 23.0 moves/s at 5.68 ms of server CPU and 1.62 ms of
-PostgreSQL CPU a move (2.2 statements, 1.8 transactions), round trip p50 / p99 178 / 472 ms, no
-error; the tree before played no move at 2 processes in that run (its figures are void).  The
-floors of the same run: a do-nothing Starlette POST 0.39 ms on h11 and 0.26 ms on httptools +
-uvloop; one psycopg statement of a move's writes 0.24 ms client, 0.35 ms backend.  Issue 27's
-target (1.5 ms server, 0.7 ms PostgreSQL a move) is not reached on a machine this busy: server
-CPU a move is 13 times a do-nothing POST here (the prototype measured 4 times on a quieter one).
+(p50 / p99: a move's round trip to the opponent's stream, on another process from 2 on.)
+No error in any.  The floors of the same run: a do-nothing Starlette POST 0.24 ms on h11 and
+0.11 ms on httptools + uvloop; one psycopg statement of a move's writes 0.09 ms client, 0.14 ms
+backend.  At 8 games on one process (no overflow of the pool; load 4-7, single runs) the
+code before spent 1.35-1.36 ms of server CPU and 0.46-0.54 ms of PostgreSQL's a move, this tree
+1.43 and 0.65: within issue 27's target (1.5 and 0.7 ms) and the noise; two interleaved rounds
+at load 7-12 gave 1.69 / 1.75 ms before and 1.44 / 1.46 ms with the collector's and the routes'
+changes.  At 16 games and load 8-12 this tree spent 1.57 and 0.75 ms.  More processes cost
+more server CPU a move on 2 cores (each wakes for every notification, sweeps and beats; 4
+processes and PostgreSQL contend for the two cores), which a machine with a core a process does
+not pay.  The database's time (``--statements``) is the move's one statement (60-70 %), then
+the explorer's reads and upserts of each finished game (15-25 %; a random game here is about 100
+plies).  Before, a pool of 10 + 20 opened a connection for each burst past 10 and closed it
+again: about 10 ms of PostgreSQL's CPU each, most of the difference in its CPU a move at 1 and 2
+processes.
 """
 
 from __future__ import annotations
@@ -102,29 +111,68 @@ def backends(database: str) -> dict[int, float]:
     return out
 
 
-def backend_cpu(before: dict[int, float], after: dict[int, float]) -> float:
-    """CPU spent between two :func:`backends` readings (a backend started since counts whole)."""
-    return sum(t - before.get(pid, 0.0) for pid, t in after.items())
+def ended_cpu(cluster: Cluster) -> float:
+    """The CPU seconds of the postmaster's ended children (its cutime + cstime): the backends
+    that closed, a pool's overflow connections among them, and the autovacuum workers."""
+    try:
+        pid = int((cluster.data / "postmaster.pid").read_text().split()[0])
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except (OSError, ValueError, IndexError):
+        return 0.0
+    return (int(fields[13]) + int(fields[14])) / CLK_TCK
+
+
+def backend_cpu(
+    before: dict[int, float], after: dict[int, float], ended_before: float, ended_after: float
+) -> float:
+    """CPU spent between two :func:`backends` and :func:`ended_cpu` readings: the live
+    backends' (one started since counts whole) and the ended ones' (what one that ended had
+    spent before the first reading is not the measurement's)."""
+    gone = sum(t for pid, t in before.items() if pid not in after)
+    live = sum(t - before.get(pid, 0.0) for pid, t in after.items())
+    return live + (ended_after - ended_before) - gone
 
 
 # --- the statements and transactions of a database ----------------------------------------------
 
 
-def top_statements(admin_url: str, database: str, n: int = 12) -> list[tuple[int, str]]:
-    """The statements run most often on ``database`` (calls, text)."""
+def statement_times(admin_url: str, database: str) -> dict[int, tuple[int, float, str]]:
+    """Every statement run on ``database`` so far: query id -> (calls, milliseconds, text)."""
     import psycopg
 
     with psycopg.connect(admin_url, autocommit=True) as c:
         rows = c.execute(
-            "SELECT calls, query FROM pg_stat_statements s JOIN pg_database d ON d.oid = s.dbid "
-            "WHERE d.datname = %s ORDER BY calls DESC LIMIT %s",
-            (database, n),
+            "SELECT queryid, calls, total_exec_time, query FROM pg_stat_statements s "
+            "JOIN pg_database d ON d.oid = s.dbid WHERE d.datname = %s",
+            (database,),
         ).fetchall()
-    return [(int(calls), " ".join(query.split())[:150]) for calls, query in rows]
+    return {
+        int(q): (int(calls), float(ms), " ".join(text.split())[:110]) for q, calls, ms, text in rows
+    }
 
 
-def counters(admin_url: str, database: str) -> tuple[int, int]:
-    """(statements, transactions) run so far on ``database`` (BEGIN/COMMIT not statements)."""
+def top_statements(
+    before: dict[int, tuple[int, float, str]], after: dict[int, tuple[int, float, str]], moves: int
+) -> list[str]:
+    """The statements of a measurement that took the most of the database's time: calls and
+    execution time a move, and their share."""
+    spent = []
+    for q, (calls, ms, text) in after.items():
+        c0, ms0, _ = before.get(q, (0, 0.0, ""))
+        if calls > c0:
+            spent.append((ms - ms0, calls - c0, text))
+    spent.sort(reverse=True)
+    total = sum(ms for ms, _, _ in spent) or 1.0
+    n = max(moves, 1)
+    return [
+        f"    {calls / n:5.2f} a move {1000 * ms / n:6.1f} us {100 * ms / total:4.1f} %  {text}"
+        for ms, calls, text in spent[:12]
+    ]
+
+
+def counters(admin_url: str, database: str) -> tuple[int, int, int]:
+    """(statements, transactions, connections) run or opened so far on ``database``
+    (BEGIN/COMMIT not statements)."""
     import psycopg
 
     with psycopg.connect(admin_url, autocommit=True) as c:
@@ -136,10 +184,14 @@ def counters(admin_url: str, database: str) -> tuple[int, int]:
         ).fetchone()
         c.execute("SELECT pg_stat_clear_snapshot()")
         xacts = c.execute(
-            "SELECT xact_commit + xact_rollback FROM pg_stat_database WHERE datname = %s",
+            "SELECT xact_commit + xact_rollback, sessions FROM pg_stat_database WHERE datname = %s",
             (database,),
         ).fetchone()
-    return int(statements[0] if statements else 0), int(xacts[0] if xacts else 0)
+    return (
+        int(statements[0] if statements else 0),
+        int(xacts[0] if xacts else 0),
+        int(xacts[1] if xacts else 0),
+    )
 
 
 # --- the players ---------------------------------------------------------------------------------
@@ -286,6 +338,7 @@ class Result:
     pg_cpu: float
     statements: int
     transactions: int
+    connections: int
     round_trips: list[float] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
 
@@ -302,7 +355,8 @@ class Result:
             f"{self.moves / self.seconds:7.1f} moves/s  "
             f"server {1000 * self.server_cpu / n:6.2f} ms  "
             f"pg {1000 * self.pg_cpu / n:5.2f} ms  statements {self.statements / n:5.1f}  "
-            f"transactions {self.transactions / n:4.1f}  round trip ms {trip}  "
+            f"transactions {self.transactions / n:4.1f}  "
+            f"connections opened {self.connections / self.seconds:5.1f}/s  round trip ms {trip}  "
             f"errors {len(self.errors)}"
         )
 
@@ -401,8 +455,9 @@ def measure(
             t.start()
         time.sleep(min(3.0, seconds / 5))  # the games under way before the measurement
         cpu_before = sum(cpu_seconds(s.pid) for s in servers)
-        pg_before = backends(database)
+        pg_before, ended_before = backends(database), ended_cpu(cluster)
         counted_before = counters(cluster.url(), database)
+        times_before = statement_times(cluster.url(), database) if SHOW_STATEMENTS else {}
         moves_before = stats.moves
         with stats.lock:
             stats.round_trips.clear()
@@ -420,12 +475,12 @@ def measure(
             spy.wait(60)
         moves = stats.moves - moves_before
         cpu = sum(cpu_seconds(s.pid) for s in servers) - cpu_before
-        pg = backend_cpu(pg_before, backends(database))
+        pg = backend_cpu(pg_before, backends(database), ended_before, ended_cpu(cluster))
         counted_after = counters(cluster.url(), database)
         elapsed = time.monotonic() - started
         if SHOW_STATEMENTS:
-            for calls, query in top_statements(cluster.url(), database):
-                print(f"    {calls:>7}  {query}")
+            after = statement_times(cluster.url(), database)
+            print("\n".join(top_statements(times_before, after, moves)))
         trips = list(stats.round_trips)
         stop.set()
         for t in threads:
@@ -440,6 +495,7 @@ def measure(
             pg_cpu=pg,
             statements=counted_after[0] - counted_before[0] - 3,  # the measurement's own
             transactions=counted_after[1] - counted_before[1] - 2,
+            connections=counted_after[2] - counted_before[2],
             round_trips=trips,
             errors=stats.errors,
         )
@@ -557,7 +613,9 @@ def main() -> int:
     parser.add_argument("--tree-fast", action="store_true", help="other trees get httptools")
     parser.add_argument("--no-floors", action="store_true")
     parser.add_argument(
-        "--statements", action="store_true", help="print the statements run most often"
+        "--statements",
+        action="store_true",
+        help="print the statements that took the database's time",
     )
     parser.add_argument(
         "--profile", default="", metavar="PREFIX", help="py-spy's samples of the first server"

@@ -114,6 +114,22 @@ def player_routes(prefix: str, *extra: Route) -> list[Route]:
 
 
 ROUTES: list[BaseRoute] = [
+    # games first: a route is found by trying each in turn, and a move and its streams are most
+    # of the requests (no route above matches their paths, nor these any path above)
+    # games: the Board API and the Bot API (the same handlers, emergo.server.bots.rules)
+    Route("/api/stream/event", notify_http.event_stream, methods=["GET"]),
+    *player_routes(
+        "/api/board",
+        Route(
+            "/api/board/game/{id}/conditional",
+            correspondence_http.conditional,
+            methods=["GET", "POST"],
+        ),
+    ),
+    Route("/api/bot/account/upgrade", bots_http.upgrade, methods=["POST"]),
+    Route("/api/bot/online", bots_http.online_bots, methods=["GET"]),
+    *player_routes("/api/bot"),
+    Route("/api/stream/game/{id}", round_http.spectator_stream, methods=["GET"]),
     # pages
     Route("/", lobby_pages.lobby, methods=["GET"]),
     Route("/signup", user_pages.signup_page, methods=["GET"]),
@@ -258,20 +274,6 @@ ROUTES: list[BaseRoute] = [
     ),
     Route("/api/report", report_http.report_post, methods=["POST"]),
     Route("/api/tv", tv_http.tv, methods=["GET"]),
-    # games: the Board API and the Bot API (the same handlers, emergo.server.bots.rules)
-    Route("/api/stream/event", notify_http.event_stream, methods=["GET"]),
-    *player_routes(
-        "/api/board",
-        Route(
-            "/api/board/game/{id}/conditional",
-            correspondence_http.conditional,
-            methods=["GET", "POST"],
-        ),
-    ),
-    Route("/api/bot/account/upgrade", bots_http.upgrade, methods=["POST"]),
-    Route("/api/bot/online", bots_http.online_bots, methods=["GET"]),
-    *player_routes("/api/bot"),
-    Route("/api/stream/game/{id}", round_http.spectator_stream, methods=["GET"]),
     Route("/api/game/{id}", round_http.game_json, methods=["GET"]),
     Route("/api/hotseat", round_http.hotseat_create, methods=["POST"]),
     Route("/api/geometry", board_http.geometry_json, methods=["GET"]),

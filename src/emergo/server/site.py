@@ -65,7 +65,7 @@ log = logging.getLogger(__name__)
 
 def workers(config: Config) -> int:
     """Worker threads of a server process for database calls: one a connection of the pool
-    (``[database] pool_size + max_overflow``, 10 + 20 by default)."""
+    (``[database] pool_size + max_overflow``, 30 + 0 by default)."""
     return config.database.pool_size + config.database.max_overflow
 
 

@@ -83,6 +83,18 @@ def test_two_migrations_at_once_on_postgresql(pg):
     db.close()
 
 
+def test_a_games_row_keeps_room_for_its_next_version_and_its_state_inline(pg):
+    """On PostgreSQL a move's update stays on the row's page (fillfactor) and a long game's
+    state is neither compressed nor moved out of line at each move (toast_tuple_target)."""
+    db = Database(pg_database(pg))
+    try:
+        with db.engine.connect() as c:
+            options = c.execute(text("SELECT reloptions FROM pg_class WHERE relname = 'games'"))
+            assert set(options.scalar_one()) >= {"fillfactor=70", "toast_tuple_target=8160"}
+    finally:
+        db.close()
+
+
 def test_locked_writes_serialise_a_read_modify_write(site):
     """Many threads increment one counter through read-then-write transactions: none lost."""
     with site.db.write() as tx:

@@ -225,7 +225,7 @@ def _to(db, revision):
     # the site's own write lock: no write of its periodic work meets the migration's
     with db._write_lock, db.engine.connect() as connection, connection.begin():
         config.attributes["connection"] = connection.execution_options(emergo_write=True)
-        if revision < core_db.SCHEMA_HEAD:
+        if revision < (db.revision() or ""):
             command.downgrade(config, revision)
         else:
             command.upgrade(config, revision)

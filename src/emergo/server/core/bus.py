@@ -20,7 +20,7 @@ A watcher (:meth:`Bus.watch`) sees every notification of a topic prefix before t
 are woken, on the thread that delivers it: a process's caches (a game's state, credentials)
 stay up to date through it.
 
-A subscriber waits on an :class:`asyncio.Event`, so a slow reader never makes the bus queue
+A subscriber waits on a future of its own, so a slow reader never makes the bus queue
 up: it finds everything new in the database when it reads.
 """
 
@@ -43,25 +43,36 @@ class Subscription:
     def __init__(self, bus: Bus, topics: tuple[str, ...]) -> None:
         self.bus = bus
         self.topics = topics
-        self.event = asyncio.Event()
         self.fired: dict[str, str] = {}
         """The topics notified since the last :meth:`take`, with their last payload."""
+        self._waiters: list[asyncio.Future[bool]] = []
 
     async def wait(self, timeout: float | None = None) -> bool:
         """Wait for a notification (True) or the timeout (False); True at once when the bus
         is closing (the reader then sees :attr:`Bus.closing` and ends)."""
         if self.fired or self.bus.closing:
             return True
+        # a future and a timer, not asyncio.wait_for (a task of its own each wake)
+        loop = asyncio.get_running_loop()
+        waiter: asyncio.Future[bool] = loop.create_future()
+        self._waiters.append(waiter)
+        timer = None if timeout is None else loop.call_later(timeout, _settle, waiter, False)
         try:
-            await asyncio.wait_for(self.event.wait(), timeout)
-        except TimeoutError:
-            return False
-        return True
+            return await waiter
+        finally:
+            if timer is not None:
+                timer.cancel()
+            with contextlib.suppress(ValueError):
+                self._waiters.remove(waiter)
+
+    def wake(self) -> None:
+        """Wake the waiters (on the event loop)."""
+        for waiter in self._waiters:
+            _settle(waiter, True)
 
     def take(self) -> dict[str, str]:
         """The topics notified (and their last payload) since the last call."""
         fired, self.fired = self.fired, {}
-        self.event.clear()
         return fired
 
     def close(self) -> None:
@@ -72,6 +83,11 @@ class Subscription:
 
     def __exit__(self, *_exc: object) -> None:
         self.close()
+
+
+def _settle(waiter: asyncio.Future[bool], woke: bool) -> None:
+    if not waiter.done():
+        waiter.set_result(woke)
 
 
 class Bus:
@@ -144,7 +160,7 @@ class Bus:
         for topic, payload in notes:
             for sub in tuple(self._topics.get(topic, ())):
                 sub.fired[topic] = payload
-                sub.event.set()
+                sub.wake()
 
     def close_readers(self) -> None:
         """The server is stopping (Ctrl-C, SIGTERM): wake every reader, which ends its stream or
