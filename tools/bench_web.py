@@ -37,8 +37,12 @@
   the errors by kind.  The engine thinks in the server process in both trees: in the local
   app's games, and in ``emergo serve`` the house bot of level 1 (a thread of the server, a
   client of its Bot API).
-  A simulated player does what its page does: ``emergo serve``'s page asks ``GET
-  /api/position`` for each new position's legal moves; the local app sent them with the state.
+  A simulated player does what its page does: ``emergo serve``'s page takes a new position's
+  legal moves from the socket's ``v`` message of the move (``position``), and asks ``GET
+  /api/position`` only when a message brought none (the first position, a gap); the local app
+  sent them with the state.  The simulated players are the one local player: they challenge
+  the computer one at a time (a second challenge on the same terms while the first is pending
+  is the first's, as a double click).
 
 ``--src DIR`` (repeatable) runs the server from that source tree (``PYTHONPATH=DIR``, its C
 kernel built in place) with this Python; without it, the installed tree.  A tree is one of two
@@ -589,6 +593,10 @@ class Load:
     games: int = 0
     moves: int = 0
     errors: dict[str, int] = field(default_factory=dict)
+    asking: asyncio.Lock = field(default_factory=asyncio.Lock)
+    """One challenge of the computer at a time: the site gives a player's second challenge on
+    the same terms, while the first is pending, the first's game (a double click), and all the
+    simulated players are the one local player."""
 
     def error(self, what: str) -> None:
         self.errors[what[:80]] = self.errors.get(what[:80], 0) + 1
@@ -676,7 +684,8 @@ async def load_site(srv: Server, k: int, stop_at: float, seen: Load) -> None:
     terms = {"level": 1, "variant": "7x7", "color": "white"}
     while time.monotonic() < stop_at:
         try:
-            made = await asyncio.to_thread(srv.post, "/api/challenge/ai", terms)
+            async with seen.asking:
+                made = await asyncio.to_thread(srv.post, "/api/challenge/ai", terms)
         except RuntimeError as e:  # the bot busy with as many games as it plays at once
             seen.error(f"challenge: {e}")
             await asyncio.sleep(0.5)
@@ -710,10 +719,12 @@ async def load_site(srv: Server, k: int, stop_at: float, seen: Load) -> None:
                         mine, sent = seen.played(mine, sent), None
                     seen.moves += len(moves) - known
                     new = moves[known:] if position else moves
-                    query = urllib.parse.urlencode(
-                        {"pos": position or start, "moves": " ".join(new)}
-                    )
-                    data = await asyncio.to_thread(conn.get, f"/api/position?{query}")
+                    data = msg.get("position") if position and len(new) == 1 else None
+                    if data is None:  # the page asks only when the message brought none
+                        query = urllib.parse.urlencode(
+                            {"pos": position or start, "moves": " ".join(new)}
+                        )
+                        data = await asyncio.to_thread(conn.get, f"/api/position?{query}")
                     position, legal, known = data["position"], data["moves"], len(moves)
                 if over(state) or known > 300:
                     if over(state):
