@@ -411,7 +411,9 @@ class GameHandler:
         self._search_stop = stop
         _, hard = time_budget(limit, self.color)
         watchdog = None
-        if hard is not None:  # an engine that overruns its budget is stopped
+        # an external engine that overruns its budget is stopped; the built-in one keeps to its
+        # limit itself (a timer is a thread started a move: milliseconds on a busy machine)
+        if hard is not None and self.bot.config.engine.command is not None:
             watchdog = threading.Timer(hard + SEARCH_GRACE, stop.set)
             watchdog.daemon = True
             watchdog.start()
