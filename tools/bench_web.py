@@ -108,9 +108,36 @@ load are ``roundtrip`` and ``load`` run right after it, each old and new back to
 | ... the engine's answer, p50 / p99 | 186 / 929 ms | 43 / 295 ms | 4.29 / 3.15 |
 | ... the server's CPU a move | 6.7 ms | 3.1 ms | 2.13 |
 
-No errors in either load run.  What is left is the house bot's own loop: in local mode it is a
-thread of the server that still speaks HTTP to it (its game stream, a POST a move), and that
-(with the bot's engine opened per game) is most of the CPU a move above the local app's.
+No errors in either load run.
+
+Then (branch local26 at e3c7709: the house bots in local mode in process, over the site's
+services instead of its HTTP; a level's hash sized by its cap, as the local app's; no watchdog
+thread a move for the built-in engine; the tournaments' sweep a raw read when nothing is due;
+and this tool's load players challenging one at a time, taking each position from the socket's
+message as the page does), 2026-12-03 10:11-10:14 UTC at a load average of 11-13, one run of
+the command above with three trees: ``--src /work/wt/oldmain/src --src
+/work/wt/local26-before/src --src src`` (old = the local app at cb88cda, main = main at 8841521
+before the branch, new = the branch; all three driven by this version of the tool; two
+figures are p50 / p99):
+
+| | new | main | old | new / old | main / old |
+|---|---|---|---|---|---|
+| first board (ms), p50 / p99 | 332 / 529 | 302 / 499 | 304 / 498 | 1.09 / 1.06 | 0.99 / 1.00 |
+| page weight (bytes), requests | 204,542, 8 | 204,542, 8 | 147,662, 12 | 1.39, 0.67 | 1.39 |
+| round trip (ms) | 17.8 / 91.3 | 20.6 / 103.3 | 22.9 / 87.4 | 0.78 / 1.04 | 0.90 / 1.18 |
+| server CPU a move (round trip) | 4.2 ms | 4.3 ms | 3.0 ms | 1.40 | 1.43 |
+| load: moves a second | 297.1 | 185.3 | 263.0 | 1.13 | 0.70 |
+| ... a player's move (ms) | 49 / 169 | 72 / 180 | 93 / 402 | 0.53 / 0.42 | 0.78 / 0.45 |
+| ... the engine's answer (ms) | 56 / 189 | 88 / 204 | 27 / 233 | 2.09 / 0.81 | 3.29 / 0.88 |
+| ... server CPU a move | 3.42 ms | 5.27 ms | 2.09 ms | 1.64 | 2.52 |
+
+No errors in any load run.  The first board is the same page in main and new (their difference
+is the machine's noise); the page weighs 57 KB more than in the runs above because the bundle
+grew with /learn, puzzles and tournaments (emergo.js 148 KB).  What is left above the local
+app: a move is a round of the site, one SQLite write transaction under the database's one
+write lock (a profile of the load shows the bots' moves waiting for that lock more than they
+think), where the local app's game was an object in memory; the kernel's search starts and
+joins a thread for each search in both trees.
 """
 
 from __future__ import annotations
