@@ -64,6 +64,9 @@ log = logging.getLogger(__name__)
 KEEP_ALIVE = 6.0
 """Seconds of silence before a stream says it is alive (the HTTP streams' keep-alive)."""
 ANSWERS = {"yes", "no"}
+USER_FRESH = 10.0
+"""Seconds a house bot's account, as read, is used for its requests (an admin's change to it,
+rare, is seen that much later; over HTTP the token's cache is kept by the bus)."""
 
 
 def _json(data: dict[str, Any]) -> dict[str, JSON]:
@@ -200,14 +203,21 @@ class SiteApi:
         self.wakes = wakes
         self.user_id = user_id
         self.base = site.config.bots.url or f"http://127.0.0.1:{site.config.port}"
+        self.posts = self._posts()
+        self._user_read: tuple[float, User] | None = None
 
     def __repr__(self) -> str:
         return f"SiteApi(user {self.user_id})"
 
     def _user(self) -> User:
+        """The bot's account, read again every :data:`USER_FRESH` seconds (not a read a move)."""
+        read = self._user_read
+        if read is not None and time.monotonic() - read[0] < USER_FRESH:
+            return read[1]
         user = self.site.users.get(self.user_id)
         if user is None:
             raise AuthError("the house bot's account is gone (401)", 401)
+        self._user_read = (time.monotonic(), user)
         return user
 
     # --- the transport ----------------------------------------------------------------------
@@ -225,7 +235,7 @@ class SiteApi:
         return _json(out)
 
     def post(self, template: str, *args: str, form: Mapping[str, str] | None = None) -> JSON:
-        call = self._posts().get(template)
+        call = self.posts.get(template)
         if call is None:
             raise ApiError(f"POST {template}: not answered in process (404)", 404)
         try:
