@@ -110,34 +110,35 @@ load are ``roundtrip`` and ``load`` run right after it, each old and new back to
 
 No errors in either load run.
 
-Then (branch local26 at e3c7709: the house bots in local mode in process, over the site's
+Then (branch local26 at 35925b5: the house bots in local mode in process, over the site's
 services instead of its HTTP; a level's hash sized by its cap, as the local app's; no watchdog
-thread a move for the built-in engine; the tournaments' sweep a raw read when nothing is due;
-and this tool's load players challenging one at a time, taking each position from the socket's
-message as the page does), 2026-12-03 10:11-10:14 UTC at a load average of 11-13, one run of
-the command above with three trees: ``--src /work/wt/oldmain/src --src
-/work/wt/local26-before/src --src src`` (old = the local app at cb88cda, main = main at 8841521
-before the branch, new = the branch; all three driven by this version of the tool; two
-figures are p50 / p99):
+thread a move for the built-in engine and one stop watcher thread for all the kernel's searches;
+the tournaments' sweep a raw read when nothing is due; and this tool's load players challenging
+one at a time, taking each position from the socket's message as the page does), 2026-12-03
+10:21-10:24 UTC at a load average of 7-10, one run of the command above with three trees:
+``--src /work/wt/oldmain/src --src /work/wt/local26-before/src --src src`` (old = the local app
+at cb88cda, main = main at 8841521 before the branch, new = the branch; all three driven by
+this version of the tool; two figures are p50 / p99):
 
 | | new | main | old | new / old | main / old |
 |---|---|---|---|---|---|
-| first board (ms), p50 / p99 | 332 / 529 | 302 / 499 | 304 / 498 | 1.09 / 1.06 | 0.99 / 1.00 |
+| first board (ms), p50 / p99 | 255 / 463 | 237 / 488 | 236 / 362 | 1.08 / 1.28 | 1.00 / 1.35 |
 | page weight (bytes), requests | 204,542, 8 | 204,542, 8 | 147,662, 12 | 1.39, 0.67 | 1.39 |
-| round trip (ms) | 17.8 / 91.3 | 20.6 / 103.3 | 22.9 / 87.4 | 0.78 / 1.04 | 0.90 / 1.18 |
-| server CPU a move (round trip) | 4.2 ms | 4.3 ms | 3.0 ms | 1.40 | 1.43 |
-| load: moves a second | 297.1 | 185.3 | 263.0 | 1.13 | 0.70 |
-| ... a player's move (ms) | 49 / 169 | 72 / 180 | 93 / 402 | 0.53 / 0.42 | 0.78 / 0.45 |
-| ... the engine's answer (ms) | 56 / 189 | 88 / 204 | 27 / 233 | 2.09 / 0.81 | 3.29 / 0.88 |
-| ... server CPU a move | 3.42 ms | 5.27 ms | 2.09 ms | 1.64 | 2.52 |
+| round trip (ms) | 19.3 / 88.1 | 20.1 / 101.7 | 20.3 / 113.2 | 0.95 / 0.78 | 0.99 / 0.90 |
+| server CPU a move (round trip) | 4.3 ms | 3.8 ms | 3.5 ms | 1.23 | 1.09 |
+| load: moves a second | 321.6 | 179.2 | 271.3 | 1.19 | 0.66 |
+| ... a player's move (ms) | 50 / 201 | 76 / 224 | 87 / 585 | 0.57 / 0.34 | 0.87 / 0.38 |
+| ... the engine's answer (ms) | 46 / 189 | 91 / 224 | 19 / 231 | 2.40 / 0.82 | 4.77 / 0.97 |
+| ... server CPU a move | 2.87 ms | 5.39 ms | 2.39 ms | 1.20 | 2.26 |
 
-No errors in any load run.  The first board is the same page in main and new (their difference
-is the machine's noise); the page weighs 57 KB more than in the runs above because the bundle
-grew with /learn, puzzles and tournaments (emergo.js 148 KB).  What is left above the local
-app: a move is a round of the site, one SQLite write transaction under the database's one
-write lock (a profile of the load shows the bots' moves waiting for that lock more than they
-think), where the local app's game was an object in memory; the kernel's search starts and
-joins a thread for each search in both trees.
+No errors in any load run.  The first board is the same page in main and new, and a hot-seat
+move the same round (their differences there are the machine's noise: the CPU a move of 100
+moves is read from /proc in 10 ms ticks); the page weighs 57 KB more than in the runs above
+because the one bundle grew with /learn, puzzles and tournaments (emergo.js 148 KB).  What is
+left above the local app: a move is a round of the site, one SQLite write transaction under the
+database's one write lock (a profile of the load shows the bots' moves waiting for that lock
+longer than they think), and a game's end counts it in the opening explorer in the same
+transaction (some 5-10 ms), where the local app's game was an object in memory.
 """
 
 from __future__ import annotations
