@@ -37,8 +37,12 @@
   the errors by kind.  The engine thinks in the server process in both trees: in the local
   app's games, and in ``emergo serve`` the house bot of level 1 (a thread of the server, a
   client of its Bot API).
-  A simulated player does what its page does: ``emergo serve``'s page asks ``GET
-  /api/position`` for each new position's legal moves; the local app sent them with the state.
+  A simulated player does what its page does: ``emergo serve``'s page takes a new position's
+  legal moves from the socket's ``v`` message of the move (``position``), and asks ``GET
+  /api/position`` only when a message brought none (the first position, a gap); the local app
+  sent them with the state.  The simulated players are the one local player: they challenge
+  the computer one at a time (a second challenge on the same terms while the first is pending
+  is the first's, as a double click).
 
 ``--src DIR`` (repeatable) runs the server from that source tree (``PYTHONPATH=DIR``, its C
 kernel built in place) with this Python; without it, the installed tree.  A tree is one of two
@@ -104,9 +108,37 @@ load are ``roundtrip`` and ``load`` run right after it, each old and new back to
 | ... the engine's answer, p50 / p99 | 186 / 929 ms | 43 / 295 ms | 4.29 / 3.15 |
 | ... the server's CPU a move | 6.7 ms | 3.1 ms | 2.13 |
 
-No errors in either load run.  What is left is the house bot's own loop: in local mode it is a
-thread of the server that still speaks HTTP to it (its game stream, a POST a move), and that
-(with the bot's engine opened per game) is most of the CPU a move above the local app's.
+No errors in either load run.
+
+Then (branch local26 at 35925b5: the house bots in local mode in process, over the site's
+services instead of its HTTP; a level's hash sized by its cap, as the local app's; no watchdog
+thread a move for the built-in engine and one stop watcher thread for all the kernel's searches;
+the tournaments' sweep a raw read when nothing is due; and this tool's load players challenging
+one at a time, taking each position from the socket's message as the page does), 2026-12-03
+10:21-10:24 UTC at a load average of 7-10, one run of the command above with three trees:
+``--src /work/wt/oldmain/src --src /work/wt/local26-before/src --src src`` (old = the local app
+at cb88cda, main = main at 8841521 before the branch, new = the branch; all three driven by
+this version of the tool; two figures are p50 / p99):
+
+| | new | main | old | new / old | main / old |
+|---|---|---|---|---|---|
+| first board (ms), p50 / p99 | 255 / 463 | 237 / 488 | 236 / 362 | 1.08 / 1.28 | 1.00 / 1.35 |
+| page weight (bytes), requests | 204,542, 8 | 204,542, 8 | 147,662, 12 | 1.39, 0.67 | 1.39 |
+| round trip (ms) | 19.3 / 88.1 | 20.1 / 101.7 | 20.3 / 113.2 | 0.95 / 0.78 | 0.99 / 0.90 |
+| server CPU a move (round trip) | 4.3 ms | 3.8 ms | 3.5 ms | 1.23 | 1.09 |
+| load: moves a second | 321.6 | 179.2 | 271.3 | 1.19 | 0.66 |
+| ... a player's move (ms) | 50 / 201 | 76 / 224 | 87 / 585 | 0.57 / 0.34 | 0.87 / 0.38 |
+| ... the engine's answer (ms) | 46 / 189 | 91 / 224 | 19 / 231 | 2.40 / 0.82 | 4.77 / 0.97 |
+| ... server CPU a move | 2.87 ms | 5.39 ms | 2.39 ms | 1.20 | 2.26 |
+
+No errors in any load run.  The first board is the same page in main and new, and a hot-seat
+move the same round (their differences there are the machine's noise: the CPU a move of 100
+moves is read from /proc in 10 ms ticks); the page weighs 57 KB more than in the runs above
+because the one bundle grew with /learn, puzzles and tournaments (emergo.js 148 KB).  What is
+left above the local app: a move is a round of the site, one SQLite write transaction under the
+database's one write lock (a profile of the load shows the bots' moves waiting for that lock
+longer than they think), and a game's end counts it in the opening explorer in the same
+transaction (some 5-10 ms), where the local app's game was an object in memory.
 """
 
 from __future__ import annotations
@@ -589,6 +621,10 @@ class Load:
     games: int = 0
     moves: int = 0
     errors: dict[str, int] = field(default_factory=dict)
+    asking: asyncio.Lock = field(default_factory=asyncio.Lock)
+    """One challenge of the computer at a time: the site gives a player's second challenge on
+    the same terms, while the first is pending, the first's game (a double click), and all the
+    simulated players are the one local player."""
 
     def error(self, what: str) -> None:
         self.errors[what[:80]] = self.errors.get(what[:80], 0) + 1
@@ -676,7 +712,8 @@ async def load_site(srv: Server, k: int, stop_at: float, seen: Load) -> None:
     terms = {"level": 1, "variant": "7x7", "color": "white"}
     while time.monotonic() < stop_at:
         try:
-            made = await asyncio.to_thread(srv.post, "/api/challenge/ai", terms)
+            async with seen.asking:
+                made = await asyncio.to_thread(srv.post, "/api/challenge/ai", terms)
         except RuntimeError as e:  # the bot busy with as many games as it plays at once
             seen.error(f"challenge: {e}")
             await asyncio.sleep(0.5)
@@ -710,10 +747,12 @@ async def load_site(srv: Server, k: int, stop_at: float, seen: Load) -> None:
                         mine, sent = seen.played(mine, sent), None
                     seen.moves += len(moves) - known
                     new = moves[known:] if position else moves
-                    query = urllib.parse.urlencode(
-                        {"pos": position or start, "moves": " ".join(new)}
-                    )
-                    data = await asyncio.to_thread(conn.get, f"/api/position?{query}")
+                    data = msg.get("position") if position and len(new) == 1 else None
+                    if data is None:  # the page asks only when the message brought none
+                        query = urllib.parse.urlencode(
+                            {"pos": position or start, "moves": " ".join(new)}
+                        )
+                        data = await asyncio.to_thread(conn.get, f"/api/position?{query}")
                     position, legal, known = data["position"], data["moves"], len(moves)
                 if over(state) or known > 300:
                     if over(state):

@@ -107,6 +107,22 @@ def levels(variant: str = "9x9") -> tuple[LevelSetting, ...]:
     return VARIANT_LEVELS.get(variant, LEVELS)
 
 
+def level_hash_mb(level: int, variant: str, full_mb: int) -> int:
+    """Megabytes of hash for an engine at ``level``: ``full_mb`` at full strength; below, room
+    for two entries of 16 bytes a node of the level's cap, a power of two, at most ``full_mb``
+    (a level's tables are cleared before each search, :class:`LevelSearcher`: a level-1 engine
+    needs 1 MB, not 16 zeroed for each move).
+
+    >>> level_hash_mb(1, "7x7", 16), level_hash_mb(LEVEL_MAX, "9x9", 16)
+    (1, 16)
+    """
+    if level == LEVEL_MAX:
+        return full_mb
+    nodes = level_setting(level, variant).nodes or 0  # none: capped in depth (level 1)
+    needed = max(1, -(-nodes * 32 // 2**20))
+    return min(full_mb, 1 << (needed - 1).bit_length())
+
+
 def level_setting(level: int, variant: str = "9x9") -> LevelSetting:
     """The setting of a level on ``variant``; a clear error outside 1..:data:`LEVEL_MAX`."""
     if isinstance(level, bool) or not isinstance(level, int) or not 1 <= level <= LEVEL_MAX:

@@ -24,7 +24,7 @@ import time
 import urllib.parse
 from collections.abc import Iterator, Mapping
 from types import TracebackType
-from typing import Any
+from typing import Any, Protocol
 
 from emergo import __version__
 
@@ -234,6 +234,26 @@ def _describe(error: BaseException) -> str:
         return f"TLS error: {error.reason or error}"
     text = getattr(error, "strerror", None) or str(error) or type(error).__name__
     return str(text)
+
+
+class Lines(Protocol):
+    """A stream's messages (``None`` for a keep-alive), closed from any thread by :meth:`close`."""
+
+    def __iter__(self) -> Iterator[dict[str, JSON] | None]: ...
+    def close(self) -> None: ...
+
+
+class Transport(Protocol):
+    """What a bot speaks to its server through: :class:`Api` over HTTP, or the server's own
+    services (its house bots in local mode, :mod:`emergo.server.bots.inprocess`), which answer
+    the same templates with the same messages and raise the same errors."""
+
+    server: str
+
+    def get(self, template: str, *args: str) -> JSON: ...
+    def post(self, template: str, *args: str, form: Mapping[str, str] | None = None) -> JSON: ...
+    def stream(self, template: str, *args: str) -> Lines: ...
+    def close(self) -> None: ...
 
 
 class Api:

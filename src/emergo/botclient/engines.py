@@ -15,7 +15,7 @@ from emergo.ballots import SwapRule
 from emergo.board import WHITE, Board, Color
 from emergo.engine import EngineError, ProtocolSearcher
 from emergo.game import accepts_draw
-from emergo.levels import LEVEL_MAX
+from emergo.levels import LEVEL_MAX, level_hash_mb
 from emergo.players import PLAYERS, searcher
 from emergo.search import Limit, Score, Searcher, SearchResult
 
@@ -71,15 +71,19 @@ class EngineSpec:
             return f"the built-in {self.player}, level {self.level or LEVEL_MAX}"
         return f"the built-in player {self.player}"
 
-    def open(self, seed: int = 0) -> GameEngine:
-        """A new engine for one game (an external engine: a new process, its options set)."""
+    def open(self, seed: int = 0, variant: str = "9x9") -> GameEngine:
+        """A new engine for one game of ``variant`` (an external engine: a new process, its
+        options set); a built-in level below full strength gets the hash its cap fills
+        (:func:`emergo.levels.level_hash_mb`), at most :attr:`hash_mb`."""
         if self.command is not None:
             options: dict[str, object] = dict(self.options)
             if self.level is not None:
                 options["Level"] = self.level
             found = ProtocolSearcher.popen(self.command, timeout=self.timeout, options=options)
             return GameEngine(found, found.name, found.close)
-        made = searcher(self.player, seed=seed, level=self.level or LEVEL_MAX, hash_mb=self.hash_mb)
+        level = self.level or LEVEL_MAX
+        hash_mb = level_hash_mb(level, variant, self.hash_mb)
+        made = searcher(self.player, seed=seed, level=level, hash_mb=hash_mb)
         return GameEngine(made, self.describe(), None)
 
 

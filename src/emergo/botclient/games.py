@@ -23,7 +23,7 @@ from typing import Any, Protocol
 
 from emergo.ballots import SwapRule
 from emergo.board import BLACK, WHITE, Board, Color
-from emergo.botclient.api import Api, ApiError, AuthError, Backoff, RateLimited, Transient
+from emergo.botclient.api import ApiError, AuthError, Backoff, RateLimited, Transient, Transport
 from emergo.botclient.config import BotConfig
 from emergo.botclient.engines import COLORS, EngineError, GameEngine, game_seed
 from emergo.botclient.policy import VARIANT_ALIASES
@@ -77,7 +77,7 @@ class GameInfo:
 class Host(Protocol):
     """What a game needs of its bot (:class:`emergo.botclient.runner.Bot`)."""
 
-    api: Api
+    api: Transport
     config: BotConfig
     account_id: str
 
@@ -395,7 +395,7 @@ class GameHandler:
 
     def _engine(self) -> GameEngine:
         if self.engine is None:
-            self.engine = self.bot.config.engine.open(game_seed(self.id))
+            self.engine = self.bot.config.engine.open(game_seed(self.id), self.info.variant)
         return self.engine
 
     def _release_engine(self) -> None:
@@ -411,7 +411,9 @@ class GameHandler:
         self._search_stop = stop
         _, hard = time_budget(limit, self.color)
         watchdog = None
-        if hard is not None:  # an engine that overruns its budget is stopped
+        # an external engine that overruns its budget is stopped; the built-in one keeps to its
+        # limit itself (a timer is a thread started a move: milliseconds on a busy machine)
+        if hard is not None and self.bot.config.engine.command is not None:
             watchdog = threading.Timer(hard + SEARCH_GRACE, stop.set)
             watchdog.daemon = True
             watchdog.start()

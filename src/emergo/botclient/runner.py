@@ -16,7 +16,7 @@ import time
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from emergo.botclient.api import Api, ApiError, AuthError, Backoff, RateLimited, Transient
+from emergo.botclient.api import ApiError, AuthError, Backoff, RateLimited, Transient, Transport
 from emergo.botclient.config import BotConfig, ChallengeSpec, ExitMode
 from emergo.botclient.games import GameHandler
 from emergo.botclient.policy import Challenge
@@ -75,7 +75,7 @@ class _Match:
 class Bot:
     """A bot account playing on a server: ``Bot(api, config).run()`` until stopped."""
 
-    def __init__(self, api: Api, config: BotConfig | None = None) -> None:
+    def __init__(self, api: Transport, config: BotConfig | None = None) -> None:
         self.api = api
         self.config = config or BotConfig()
         self.account_id = ""

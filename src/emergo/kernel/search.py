@@ -21,6 +21,52 @@ _RawMove = tuple[int, int, tuple[int, ...]]
 _RawLine = tuple[int, int, int, list[_RawMove], int, int]
 """value, depth, seldepth, moves, exact (a proven value), source (1: the endgame tables)"""
 _POLL = 0.005  # seconds between looks at the caller's stop event
+_LINGER = 2.0  # seconds the stop watcher waits for a next search before its thread ends
+
+
+class _StopWatcher:
+    """One thread that passes every running search's stop event on to its C search (a thread
+    started and joined for each search waited milliseconds to run on a busy machine, a bot's
+    every move).  The thread ends after :data:`_LINGER` seconds without a search."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._watched: dict[int, tuple[threading.Event, Any]] = {}
+        self._next = 0
+        self._running = False
+
+    def add(self, stop: threading.Event, c: Any) -> int:
+        with self._lock:
+            self._next += 1
+            self._watched[self._next] = (stop, c)
+            if not self._running:
+                self._running = True
+                threading.Thread(target=self._run, name="kernel-stop", daemon=True).start()
+            return self._next
+
+    def remove(self, key: int) -> None:
+        """The search ended: no stop reaches its C search after this returns."""
+        with self._lock:
+            del self._watched[key]
+
+    def _run(self) -> None:
+        idle = 0.0
+        while True:
+            time.sleep(_POLL)
+            with self._lock:  # c.stop() under the lock: never after remove() has returned
+                if not self._watched:
+                    idle += _POLL
+                    if idle >= _LINGER:
+                        self._running = False
+                        return
+                    continue
+                idle = 0.0
+                for stop, c in self._watched.values():
+                    if stop.is_set():
+                        c.stop()  # again each poll: a stop before the search began is not lost
+
+
+_WATCHER = _StopWatcher()
 
 
 def _move(raw: _RawMove) -> Move:
@@ -185,11 +231,7 @@ class Searcher:
                 for info in _infos(lines, n, seconds, tbhits):
                     report(info)
 
-        done = threading.Event()
-        watcher = None
-        if stop is not None:
-            watcher = threading.Thread(target=self._watch, args=(stop, done), daemon=True)
-            watcher.start()
+        watched = _WATCHER.add(stop, self._c) if stop is not None else None
         spent = time.monotonic() - start
         try:
             term, lines, n, seconds, _, tbhits = self._c.search(
@@ -204,18 +246,10 @@ class Searcher:
                 *tables,
             )
         finally:
-            done.set()
-            if watcher is not None:
-                watcher.join()
+            if watched is not None:
+                _WATCHER.remove(watched)
         if term is not None or not lines:
             return SearchResult(None)
         infos = _infos(lines, n, seconds, tbhits)
         pv = infos[0].pv
         return SearchResult(pv[0], pv[1] if len(pv) > 1 else None, infos)
-
-    def _watch(self, stop: threading.Event, done: threading.Event) -> None:
-        """Pass the caller's stop event on to the C search until the search ends."""
-        while not done.is_set():
-            if stop.wait(_POLL):
-                self._c.stop()  # again each poll: a stop before the search began is not lost
-                done.wait(_POLL)

@@ -17,6 +17,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, PlainTextResponse, Response
 
 from emergo import round as rnd
+from emergo.server.bots.inprocess import in_process
 from emergo.server.core.db import RETRY_AFTER, Window, deadline, driver_errors, unavailable
 from emergo.server.core.errors import SiteError
 from emergo.server.core.guard import Guard
@@ -131,6 +132,9 @@ def create_app(site: Site, *, start: bool = True) -> Any:
     """The site's ASGI app (wrapped in :class:`Guard`; in local mode every request is the
     one player's, :class:`emergo.server.user.local.LocalSignIn`); ``start``: the lifespan
     starts the site's bus and periodic work (:meth:`Site.start`) and stops them."""
+
+    if site.config.local and site.house_transport is None:  # house bots call the site, not HTTP
+        site.house_transport = in_process(site)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:

@@ -13,12 +13,14 @@ import asyncio
 import contextlib
 import functools
 import logging
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from sqlalchemy import select
 
 from emergo import round as rnd
+from emergo.botclient.api import Transport
 from emergo.server.analysis.engine import Analysis
 from emergo.server.archive.search import Archive
 from emergo.server.bots.accounts import Bots
@@ -140,6 +142,10 @@ class Site:
         self.process_id: str | None = None
         self._periodic: Periodic | None = None
         self.house: Supervisor | None = None
+        self.house_transport: Callable[[int], Transport] | None = None
+        """Local mode: the house bots' in-process transport (set by the app,
+        :func:`emergo.server.bots.inprocess.in_process`: it reads the round's JSON views,
+        which import this module), so that they run as threads; else processes over HTTP."""
 
     @classmethod
     def open(cls, config: Config, *, migrate: bool | None = None) -> Site:
@@ -176,7 +182,9 @@ class Site:
         # issue 20: the engine levels' bot processes, when this site runs them (the supervisor
         # makes their accounts; else `emergo admin house-bots` and systemd)
         if self.config.bots.house_bots:
-            self.house = Supervisor(self.config, self.db, holder=self.process_id)
+            self.house = Supervisor(
+                self.config, self.db, holder=self.process_id, connect=self.house_transport
+            )
             self.house.start()
 
     def begin_stop(self) -> None:

@@ -121,6 +121,8 @@ def test_the_house_bots_are_threads_that_play_the_computer(tmp_path: Path) -> No
             wait_for(replied, 60, "the computer's reply")
             full = c.get(f"/api/game/{game}").json()
             assert full["black"]["name"] == "emergo-1" and full["black"]["title"] == "BOT"
+            # it plays through the site's services, not the server's HTTP: it holds no token
+            assert site.tokens.list(site.users.by_name("emergo-1").id) == []
     finally:
         site.begin_stop()  # as emergo serve's Ctrl-C
         server.should_exit = True

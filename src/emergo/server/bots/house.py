@@ -1,9 +1,11 @@
 """The house bots' supervisor: the engine's levels played as bot accounts (``emergo-N``).
 
-No engine thinks inside a request: the house bots are clients of the site's Bot API like any
-bot.  In local mode (``emergo serve``) each level is a :class:`emergo.botclient.runner.Bot` on a
-thread of the server process (one process on this machine: starting eleven Python processes
-would cost seconds and hundreds of MB); in public mode each is an ``emergo bot`` process.
+No engine thinks inside a request: the house bots play their bot accounts like any bot.  In
+local mode (``emergo serve``) each level is a :class:`emergo.botclient.runner.Bot` on a thread of
+the server process (one process on this machine: starting eleven Python processes would cost
+seconds and hundreds of MB) that reaches the site's services directly, not its own HTTP
+(:mod:`emergo.server.bots.inprocess`: the same bot, another transport); in public mode each is
+an ``emergo bot`` process, a client of the Bot API.
 With ``[bots] house_bots = true`` (the default) every web process runs a :class:`Supervisor`
 thread, and the one that holds the ``house-bots`` lease
 (:class:`emergo.server.bots.accounts.Lease`, renewed every :data:`TICK` seconds, lapsing after
@@ -26,11 +28,13 @@ import sys
 import threading
 import time
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
 
 from sqlalchemy import delete, select
 
+from emergo.botclient.api import Transport
 from emergo.server.bots.accounts import Bots, Lease
 from emergo.server.core import models as m
 from emergo.server.core.config import Config
@@ -123,11 +127,11 @@ class ProcessRunner:
 
 
 class ThreadRunner:
-    """The same bot on a thread of this process (local mode): its engine searches without the
-    interpreter's lock (the kernel's search releases it), so the server's event loop goes on."""
+    """The same bot on a thread of this process (local mode), over ``api`` (the site's own
+    services): its engine searches without the interpreter's lock (the kernel's search
+    releases it), so the server's event loop goes on."""
 
-    def __init__(self, level: int, url: str, concurrency: int, token: str) -> None:
-        from emergo.botclient.api import Api
+    def __init__(self, level: int, api: Transport, concurrency: int) -> None:
         from emergo.botclient.config import BotConfig
         from emergo.botclient.engines import EngineSpec
         from emergo.botclient.runner import Bot
@@ -139,7 +143,7 @@ class ThreadRunner:
             accept_takebacks=True,  # one person at the screen: the local app took moves back
             on_exit="abandon",
         )
-        self.bot = Bot(Api(url, token), config)
+        self.bot = Bot(api, config)
         self.error: BaseException | None = None
         self.thread = threading.Thread(target=self._run, name=f"house-bot-{level}", daemon=True)
         self.thread.start()
@@ -179,8 +183,18 @@ class Child:
 
 
 class Supervisor:
-    def __init__(self, config: Config, db: Database, holder: str | None = None) -> None:
+    """``connect``: the in-process transport of a house bot's account (local mode: its bots
+    are threads, :class:`ThreadRunner`); without it, each bot is a process over HTTP."""
+
+    def __init__(
+        self,
+        config: Config,
+        db: Database,
+        holder: str | None = None,
+        connect: Callable[[int], Transport] | None = None,
+    ) -> None:
         self.config = config
+        self.connect = connect
         self.db = db
         self.bots = Bots(db)
         self.tokens = Tokens(db)
@@ -271,16 +285,19 @@ class Supervisor:
                 self._spawn(child)
 
     def _spawn(self, child: Child) -> None:
-        token = self.tokens.create(child.user_id, ("bot:play",), TOKEN_DESCRIPTION)
-        with self.db.read() as c:
-            child.token_id = c.execute(
-                select(m.tokens.c.id)
-                .where(m.tokens.c.hint == token[:8])
-                .where(m.tokens.c.user_id == child.user_id)
-                .order_by(m.tokens.c.id.desc())
-            ).scalar()
-        kind = ThreadRunner if self.config.local else ProcessRunner
-        child.runner = kind(child.level, self.url, self.config.bots.concurrency, token)
+        concurrency = self.config.bots.concurrency
+        if self.connect is not None:  # a thread that needs no token: it speaks no HTTP
+            child.runner = ThreadRunner(child.level, self.connect(child.user_id), concurrency)
+        else:
+            token = self.tokens.create(child.user_id, ("bot:play",), TOKEN_DESCRIPTION)
+            with self.db.read() as c:
+                child.token_id = c.execute(
+                    select(m.tokens.c.id)
+                    .where(m.tokens.c.hint == token[:8])
+                    .where(m.tokens.c.user_id == child.user_id)
+                    .order_by(m.tokens.c.id.desc())
+                ).scalar()
+            child.runner = ProcessRunner(child.level, self.url, concurrency, token)
         child.started = time.monotonic()
         if self._stop.is_set():  # the stop came while it was made: request_stop missed it
             child.runner.stop()

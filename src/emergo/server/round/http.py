@@ -45,6 +45,7 @@ from emergo.server.round.jsonview import (
     add_game_ratings,
     game_full,
     game_state,
+    gone_line,
     you_of,
 )
 from emergo.server.round.presence import BEAT
@@ -278,16 +279,6 @@ async def presence_call(site: Site, game_id: str, call: Any, *args: Any) -> Any:
     if site.presence.watched(game_id):
         return call(*args)
     return await asyncio.to_thread(call, *args)
-
-
-def gone_line(game: GameView, since: float | None) -> dict[str, Any]:
-    if since is None:
-        return {"type": "opponentGone", "gone": False}
-    from emergo import round as rnd
-
-    grace = rnd.claim_grace(game.state.time_control)
-    left = max(0.0, since + grace - now())
-    return {"type": "opponentGone", "gone": True, "claimWinInSeconds": int(left + 0.999)}
 
 
 async def unknown_game_action(request: Request) -> Response:

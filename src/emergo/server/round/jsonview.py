@@ -12,6 +12,7 @@ from typing import Any
 from emergo import round as rnd
 from emergo.board import BLACK, WHITE
 from emergo.clock import color_key
+from emergo.server.core.db import now as time_now
 from emergo.server.round.service import STATUS, GameView
 from emergo.server.site import Site
 from emergo.server.user.accounts import DELETED_NAME
@@ -211,3 +212,13 @@ def add_game_ratings(site: Site, full: dict[str, Any], game: GameView, now: floa
         found = shown.get((name.lower(), key))
         if found is not None and name != DELETED_NAME:
             full[side].update(rating=found[0], provisional=found[1])
+
+
+def gone_line(game: GameView, since: float | None) -> dict[str, Any]:
+    """``opponentGone``: whether the opponent has left (``since`` they did, None: here), and
+    when the player may claim the win."""
+    if since is None:
+        return {"type": "opponentGone", "gone": False}
+    grace = rnd.claim_grace(game.state.time_control)
+    left = max(0.0, since + grace - time_now())
+    return {"type": "opponentGone", "gone": True, "claimWinInSeconds": int(left + 0.999)}

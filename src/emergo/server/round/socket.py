@@ -54,11 +54,12 @@ from emergo.server.core.sockets import (
     opening,
 )
 from emergo.server.round.commands import ACTIONS
-from emergo.server.round.http import gone_line, latest, presence_call, readable_rooms
+from emergo.server.round.http import latest, presence_call, readable_rooms
 from emergo.server.round.jsonview import (
     add_game_ratings,
     game_full,
     game_state,
+    gone_line,
     you_of,
 )
 from emergo.server.round.presence import BEAT
