@@ -95,6 +95,13 @@ class Cluster:
     def url(self, database: str = "postgres") -> str:
         return f"postgresql://postgres@127.0.0.1:{self.port}/{database}"
 
+    def drop_database(self, name: str) -> None:
+        """Drop a database, ending its connections (a test's site may leave some open)."""
+        import psycopg
+
+        with psycopg.connect(self.url(), autocommit=True) as c:
+            c.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
     def create_database(self, name: str, template: str | None = None) -> str:
         """A new database; its URL (``postgresql://...``, as ``--db`` takes it)."""
         import psycopg

@@ -76,17 +76,22 @@ def sqlite_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
-def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    """A fresh, migrated database: SQLite, then PostgreSQL."""
+def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """A fresh, migrated database: SQLite, then PostgreSQL (dropped after the test: a worker's
+    cluster would hold hundreds, gigabytes written and removed at the end of the run, where
+    each new copy of the template got slower as they piled up)."""
     if request.param == "sqlite":
         path = tmp_path / "online.sqlite3"
         template: Path = request.getfixturevalue("sqlite_template")
         # the backup API: the whole database, whatever its journal (WAL) holds
         with closing(sqlite3.connect(template)) as source, closing(sqlite3.connect(path)) as copy:
             source.backup(copy)
-        return f"sqlite:///{path}"
+        yield f"sqlite:///{path}"
+        return
     cluster: Cluster = request.getfixturevalue("pg")
-    return pg_database(cluster)
+    url = pg_database(cluster)
+    yield url
+    cluster.drop_database(url.rsplit("/", 1)[1])
 
 
 @pytest.fixture
