@@ -12,7 +12,10 @@ and chat with ``textContent`` only.
 
 from __future__ import annotations
 
+import functools
 import html
+import json
+from pathlib import Path
 
 from starlette.responses import HTMLResponse
 
@@ -30,6 +33,21 @@ NAV = (
     ("/games", "Archive"),
 )
 """The header's links (path, text)."""
+
+
+BUILT = Path(__file__).parent.parent / "static" / "built"
+"""The front end's bundle (frontend/build.mjs): ``emergo.js``, the chunks, ``pages.json``."""
+
+
+@functools.cache
+def _preloads() -> dict[str, str]:
+    """Page name -> the ``modulepreload`` links of the chunks it runs (``pages.json``, read
+    once): the browser fetches them with the entry, not one after another as it finds them."""
+    pages: dict[str, list[str]] = json.loads((BUILT / "pages.json").read_text())
+    return {
+        page: "".join(f'<link rel="modulepreload" href="/static/built/{e(f)}">' for f in files)
+        for page, files in pages.items()
+    }
 
 
 def _name_html(actor: Actor) -> str:
@@ -93,7 +111,9 @@ def document(
         '<link rel="stylesheet" href="/static/style.css">'
         '<link rel="stylesheet" href="/static/online.css">'
         '<link rel="icon" href="/static/favicon.svg" type="image/svg+xml">'
-        '<script type="module" src="/static/built/emergo.js"></script></head>'
+        '<script type="module" src="/static/built/emergo.js"></script>'
+        # an unknown page runs the forms' controller (emergo.js)
+        f"{_preloads().get(script) or _preloads()['forms']}</head>"
         f'<body class="online {e(kind)}" data-page="{e(script)}">{header(actor, current)}{body}'
         "</body></html>\n"
     )
