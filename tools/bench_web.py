@@ -134,7 +134,8 @@ this version of the tool; two figures are p50 / p99):
 No errors in any load run.  The first board is the same page in main and new, and a hot-seat
 move the same round (their differences there are the machine's noise: the CPU a move of 100
 moves is read from /proc in 10 ms ticks); the page weighs 57 KB more than in the runs above
-because the one bundle grew with /learn, puzzles and tournaments (emergo.js 148 KB).  What is
+because the one bundle grew with /learn, puzzles and tournaments (emergo.js 148 KB); split by
+page since (docs/web.md's table): 130,235 bytes, 14 requests, 0.88 of the local app's.  What is
 left above the local app: a move is a round of the site, one SQLite write transaction under the
 database's one write lock (a profile of the load shows the bots' moves waiting for that lock
 longer than they think), and a game's end counts it in the opening explorer in the same
