@@ -140,6 +140,8 @@ class Site:
         """Local mode's one player (:meth:`open`), signed in by itself
         (:mod:`emergo.server.user.local`)."""
         self.process_id: str | None = None
+        self.stopping_at: float | None = None
+        """When :meth:`begin_stop` ended the streams and sockets (the restart rule's end)."""
         self._periodic: Periodic | None = None
         self.house: Supervisor | None = None
         self.house_transport: Callable[[int], Transport] | None = None
@@ -193,6 +195,8 @@ class Site:
         waiting.  :meth:`stop` then waits for everything."""
         if self.house is not None:  # first: a bot told to leave takes its stream's end quietly
             self.house.request_stop()
+        if self.stopping_at is None:  # players can no longer play from now: the restart rule
+            self.stopping_at = self.rounds.clock()
         self.bus.close_readers()
 
     async def stop(self) -> None:
@@ -202,7 +206,9 @@ class Site:
         if self._periodic is not None:
             await self._periodic.stop()
         if self.process_id is not None:
-            await asyncio.to_thread(self.rounds.unregister_process, self.process_id)
+            await asyncio.to_thread(
+                self.rounds.unregister_process, self.process_id, self.stopping_at
+            )
         self.bus.stop()
 
     def close(self) -> None:

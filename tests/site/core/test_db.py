@@ -13,7 +13,7 @@ import threading
 import time
 
 import pytest
-from sqlalchemy import select, text, update
+from sqlalchemy import delete, select, text, update
 
 from emergo.server.core import models as m
 from emergo.server.core.bus import LocalBus, PgBus
@@ -214,3 +214,54 @@ def test_the_restart_rule_gives_the_downtime_back(site, client, players):
     # a process that starts while another runs gives nothing
     site.rounds.register_process()
     assert site.rounds.get(game).state.version == after.version
+
+
+def test_a_clean_stop_of_every_process_gives_back_even_a_short_downtime(site, client, players):
+    """Issue 27, finding 10: every process stopped cleanly (``stopped``, the moment its streams
+    ended) for 4 s: the running clock gets those 4 s back, where only a silence of DOWNTIME
+    counted before; a process that may still run (its heartbeat fresh) gives nothing."""
+    ann, bob = players
+    game = new_game(ann, bob)
+    ann.play(game, "d4")
+    bob.play(game, "e6")
+    before = site.rounds.get(game).state
+    assert before.clock is not None and before.clock.running is not None
+    down = 4.0
+    assert down < DOWNTIME
+    stopped = time.time() - down
+    with site.db.write() as tx:
+        tx.execute(delete(m.processes))
+    one = site.rounds.register_process()
+    two = site.rounds.register_process()
+    site.rounds.unregister_process(one, stopped - 1)
+    # one process stopped, the other may still serve: nothing given
+    site.rounds.register_process()
+    assert site.rounds.get(game).state.version == before.version
+    with site.db.write() as tx:
+        tx.execute(delete(m.processes).where(m.processes.c.id.not_in([one, two])))
+        shifted = dataclasses.replace(
+            before, clock=dataclasses.replace(before.clock, since=before.clock.since - down)
+        )
+        tx.execute(update(m.games).values(state=shifted.to_json()))
+    site.rounds.unregister_process(two, stopped)  # the last to stop: the site served till then
+    site.rounds.register_process()
+    after = site.rounds.get(game).state
+    assert after.version == before.version + 1
+    given = site.rounds.events_after(game, before.version)[0][1][0]
+    assert given["t"] == "timeGiven" and down <= given["seconds"] < down + 5
+    left = after.clock.remaining(True, time.time())
+    assert 295 < left <= 300, left
+
+
+def test_begin_stop_marks_when_the_site_stopped_serving(site):
+    site.process_id = site.rounds.register_process()
+    site.begin_stop()
+    assert site.stopping_at is not None
+    run_async(site.stop)
+    with site.db.read() as c:
+        row = c.execute(
+            select(m.processes.c.seen, m.processes.c.stopped).where(
+                m.processes.c.id == site.process_id
+            )
+        ).one()
+    assert row.stopped == row.seen == site.stopping_at
