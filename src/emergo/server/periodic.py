@@ -39,6 +39,7 @@ if TYPE_CHECKING:
     from emergo.server.round.presence import Presence
     from emergo.server.round.service import Rounds
     from emergo.server.tournament.director import Director
+    from emergo.server.user.logins import Logins
 
 
 class Site(Protocol):
@@ -49,6 +50,7 @@ class Site(Protocol):
     presence: Presence
     challenges: Challenges
     shared_limits: SharedLimiter
+    logins: Logins
     notices: Notices
     director: Director
     process_id: str | None
@@ -128,6 +130,7 @@ class Periodic:
         t = now()
         site.challenges.expire(t)
         site.shared_limits.prune(t - 86400)
+        site.logins.prune(t)
         with site.db.write() as tx:
             tx.execute(delete(m.user_events).where(m.user_events.c.at < t - USER_EVENTS_KEPT))
             tx.execute(delete(m.sessions).where(m.sessions.c.expires < t))

@@ -53,6 +53,7 @@ from emergo.server.tournament.schedule import Schedule, entries_of
 from emergo.server.tournament.service import Tournaments
 from emergo.server.user.accounts import DELETED_NAME, AccountError, User, Users, local_name
 from emergo.server.user.credentials import Credentials
+from emergo.server.user.logins import Logins
 from emergo.server.user.passwords import PasswordWork
 from emergo.server.user.preferences import Preferences
 from emergo.server.user.ratings import Ratings
@@ -82,6 +83,7 @@ class Site:
             session_days=config.session_days,
         )
         self.passwords = PasswordWork(config.password_slots, config.password_queue)
+        self.logins = Logins(db)
         """The argon2id hashes of sign-up and log-in, apart from the database workers."""
         self.tokens = Tokens(db)
         self.credentials = Credentials(self.users, self.tokens)
@@ -228,12 +230,26 @@ class Site:
         return self.users.create(name, password)
 
     def login(self, name: str, password: str, client: str) -> User | None:
+        """Every attempt counts against its address; failures count against the name, whose
+        limit a client the account logged in from before passes (:mod:`emergo.server.user.logins`:
+        nobody elsewhere can lock the owner out)."""
         limits = self.config.limits
         self.shared_limits.hit("log-in attempts", client, limits.login_per_minute, 60)
-        self.shared_limits.hit(
-            "log-ins as one name", str(name).lower()[:40], limits.login_per_minute, 60
+        failures = (
+            "failed log-ins as one name",
+            str(name).lower()[:40],
+            limits.login_per_minute,
+            60,
         )
-        return self.users.authenticate(name, password)
+        account = self.users.by_name(name) if isinstance(name, str) else None
+        if account is None or not self.logins.known(account.id, client):
+            self.shared_limits.check(*failures)
+        user = self.users.authenticate(name, password)
+        if user is None:
+            self.shared_limits.hit(*failures)
+        else:
+            self.logins.seen(user.id, client)
+        return user
 
     def challenge(
         self, user: User, data: dict[str, Any], *, kind: str, dest_name: str | None = None

@@ -239,10 +239,33 @@ def test_rate_limits_hold_across_two_sites_on_one_database(db_url):
         for site in (one, two, one):
             assert site.login("ann", "wrong words", "10.0.0.3") is None
         with pytest.raises(RateLimited):
-            two.login("ann", "pass word 1", "10.0.0.4")  # the name's limit, from anywhere
+            two.login("ann", "pass word 1", "10.0.0.4")  # the name's limit, from anywhere new
     finally:
         one.close()
         two.close()
+
+
+def test_failed_log_ins_from_elsewhere_never_lock_the_owner_out(site):
+    """Issue 27, finding 4: the per-name limit counts failures, and the owner's own client
+    (logged in from before) passes it with the right password while others are held; the
+    right password does not count, the address's own limit still holds."""
+    limit = site.config.limits.login_per_minute
+    site.users.create("ann", "pass word 1")
+    home = "192.0.2.10"
+    assert site.login("ann", "pass word 1", home) is not None  # her client, known from now
+    for n in range(limit):  # an attacker from many addresses, one wrong try each
+        assert site.login("ann", "wrong words", f"198.51.100.{n}") is None
+    with pytest.raises(RateLimited, match="failed log-ins as one name"):
+        site.login("ann", "pass word 1", "198.51.100.200")  # even the right one, from elsewhere
+    assert site.login("ann", "pass word 1", home) is not None  # the owner is not locked out
+    # the addresses are kept as hashes, never as written
+    with site.db.read() as c:
+        kept = c.execute(select(m.login_clients.c.client)).scalars().all()
+    assert kept and home not in kept and all(len(k) == 64 for k in kept)
+    # right passwords are not failures: the owner's many log-ins never reach the name's limit
+    site.users.create("bob", "pass word 2")
+    for n in range(limit + 2):
+        assert site.login("bob", "pass word 2", f"203.0.113.{n}") is not None
 
 
 def test_no_secret_in_the_logs(site, client, caplog):

@@ -69,7 +69,8 @@ class Limits:
     signup_per_hour: int = 5
     """New accounts from one client address an hour."""
     login_per_minute: int = 10
-    """Log-in attempts a minute, for one client address and for one account name each."""
+    """Log-in attempts a minute from one client address, and failed log-ins a minute as one
+    account name (which a client the account logged in from passes: emergo.server.user.logins)."""
     challenges_per_minute: int = 20
     """Challenges and seeks a user makes a minute."""
     chat_per_minute: int = 20

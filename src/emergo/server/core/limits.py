@@ -18,7 +18,7 @@ import threading
 import time
 from collections.abc import Callable
 
-from sqlalchemy import delete, text
+from sqlalchemy import delete, select, text
 
 from emergo.server.core import models as m
 from emergo.server.core.db import Database, now
@@ -58,6 +58,20 @@ class SharedLimiter:
         with self.db.write(effect=False) as tx:  # a count, not the request's effect
             count = tx.execute(_UPSERT, {"key": f"{action}:{who}"[:200], "window": window}).scalar()
         if count is not None and count > limit:
+            raise RateLimited(action, window + seconds - t)
+
+    def check(self, action: str, who: str, limit: int, seconds: float) -> None:
+        """:class:`RateLimited` when ``limit`` actions of the window are counted already (the
+        next would be past it), counting none: for what is counted only when it fails."""
+        t = now()
+        window = math.floor(t / seconds) * seconds
+        with self.db.read() as c:
+            row = c.execute(
+                select(m.rate_limits.c.window, m.rate_limits.c.count).where(
+                    m.rate_limits.c.key == f"{action}:{who}"[:200]
+                )
+            ).first()
+        if row is not None and row[0] == window and row[1] >= limit:
             raise RateLimited(action, window + seconds - t)
 
     def prune(self, older_than: float) -> None:
