@@ -227,7 +227,9 @@ class Site:
         if not self.config.signup:
             raise AccountError("sign-up is closed on this site: ask its admin", 403)
         self.shared_limits.hit("sign-ups", client, limits.signup_per_hour, 3600)
-        return self.users.create(name, password)
+        user = self.users.create(name, password)
+        self.logins.seen(user.id, client)  # signed in from here: a known client of the account
+        return user
 
     def login(self, name: str, password: str, client: str) -> User | None:
         """Every attempt counts against its address; failures count against the name, whose
