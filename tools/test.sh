@@ -43,13 +43,28 @@ if ! command -v npm >/dev/null && [ "$(id -u)" = 0 ] && command -v apt-get >/dev
   apt-get update -q >/dev/null && apt-get install -y -q nodejs npm >/dev/null
 fi
 (cd frontend && npm ci --no-audit --no-fund --loglevel=error && npm run --silent check && npm test)
+# The install without a C compiler and its tests, then the kernel under the sanitizers, run
+# beside the suite at a low priority (nice 15): the suite's tests often wait (servers, browsers,
+# clocks) and these fill the cores then; one after the other they took 20 minutes on the 2-core
+# machines, 3-4 of them after the suite.  Their output is shown once the suite is done.
+beside="$(mktemp "${TMPDIR:-/tmp}/emergo-beside.XXXXXX")"
+# a process group of its own (setsid), so that a failed or interrupted run stops all of it
+setsid nice -n 15 bash -c '
+  set -euo pipefail
+  echo "== install without a C compiler, then the tests there (the kernel'"'"'s tests skip)"
+  bash tools/no_compiler.sh
+  if [ -f tools/sanitize.sh ]; then
+    echo "== kernel under -fsanitize=address,undefined"; bash tools/sanitize.sh
+  fi' >"$beside" 2>&1 &
+beside_pid=$!
+trap 'kill -- -"$beside_pid" 2>/dev/null; rm -f "$beside"' EXIT
 # Two workers, a test file each at a time (the browser and PostgreSQL fixtures are per file or per
 # worker): the suite takes about half the time of one process on the 2-core machines.  All of it:
 # the fast loop's tests at full scale, the browser's (tests/browser) and the real processes'
 # (tests/system).
 echo "== pytest"; .venv/bin/python -m pytest -q -n "${EMERGO_TEST_WORKERS:-2}" --dist loadfile
-echo "== install without a C compiler, then the tests there (the kernel's tests skip)"
-bash tools/no_compiler.sh
-if [ -f tools/sanitize.sh ]; then
-  echo "== kernel under -fsanitize=address,undefined"; bash tools/sanitize.sh
-fi
+echo "== (beside the suite) waiting for the install without a compiler and the sanitizers"
+status=0
+wait "$beside_pid" || status=$?
+cat "$beside"
+exit "$status"
