@@ -9,6 +9,7 @@ import random
 import signal
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from functools import partial
 from pathlib import Path
@@ -196,6 +197,10 @@ def _play_against_bot(
             return state
         if len(moves) % 2 == 0:
             r = ann.move(game, rng.choice(legal_texts(state, "7x7")))
+            if r.status_code == 429:  # a level-1 bot answers in milliseconds: past 20 moves a
+                # second Ann is told to wait, as any client that plays this fast would be
+                time.sleep(float(r.headers["retry-after"]))
+                continue
             assert r.status_code in (200, 400, 409), r.text
         else:
             wait_for(partial(_answered, ann, game, len(moves)), 30, "the bot's move")
