@@ -57,7 +57,7 @@ setsid nice -n 15 bash -c '
     echo "== kernel under -fsanitize=address,undefined"; bash tools/sanitize.sh
   fi' >"$beside" 2>&1 &
 beside_pid=$!
-trap 'kill -- -"$beside_pid" 2>/dev/null; rm -f "$beside"' EXIT
+trap 'kill -- -"$beside_pid" 2>/dev/null || true; rm -f "$beside"' EXIT
 # Two workers, a test file each at a time (the browser and PostgreSQL fixtures are per file or per
 # worker): the suite takes about half the time of one process on the 2-core machines.  All of it:
 # the fast loop's tests at full scale, the browser's (tests/browser) and the real processes'
