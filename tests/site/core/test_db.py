@@ -189,13 +189,19 @@ def test_two_processes_sweep_without_taking_one_game_twice(pg):
         two.close()
 
 
-def test_the_restart_rule_gives_the_downtime_back(site, client, players):
+def _white_to_move_on_the_clock(site, players):
+    """A live game after d4 e6: its id and state, White's clock running."""
     ann, bob = players
     game = new_game(ann, bob)
     ann.play(game, "d4")
     bob.play(game, "e6")
     before = site.rounds.get(game).state
     assert before.clock is not None and before.clock.running is not None
+    return game, before
+
+
+def test_the_restart_rule_gives_the_downtime_back(site, client, players):
+    game, before = _white_to_move_on_the_clock(site, players)
     down = DOWNTIME + 50
     # every process stopped `down` seconds ago, just as White's turn began
     with site.db.write() as tx:
@@ -220,12 +226,7 @@ def test_a_clean_stop_of_every_process_gives_back_even_a_short_downtime(site, cl
     """Issue 27, finding 10: every process stopped cleanly (``stopped``, the moment its streams
     ended) for 4 s: the running clock gets those 4 s back, where only a silence of DOWNTIME
     counted before; a process that may still run (its heartbeat fresh) gives nothing."""
-    ann, bob = players
-    game = new_game(ann, bob)
-    ann.play(game, "d4")
-    bob.play(game, "e6")
-    before = site.rounds.get(game).state
-    assert before.clock is not None and before.clock.running is not None
+    game, before = _white_to_move_on_the_clock(site, players)
     down = 4.0
     assert down < DOWNTIME
     stopped = time.time() - down
