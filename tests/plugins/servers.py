@@ -1,5 +1,6 @@
-"""Real processes of the system tests: ``emergo serve`` on a database, ``emergo admin``; each
-one stopped whatever happens (a server that fails to start is killed before the error)."""
+"""Real processes of the system tests: ``emergo serve`` on a database; each one stopped
+whatever happens (a server that fails to start is killed before the error).  ``emergo admin``:
+tests/plugins/commands.py."""
 
 from __future__ import annotations
 
@@ -72,16 +73,3 @@ class Server:
                 self.proc.kill()
                 self.proc.wait(10)
         self.handle.close()
-
-
-EMERGO = [sys.executable, "-m", "emergo"]
-
-
-def admin(db: str, *args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [*EMERGO, "admin", "--db", db, *args],
-        input=stdin,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )

@@ -10,17 +10,17 @@ import pytest
 
 from emergo.server.core.config import Config
 from emergo.server.site import Site
+from tests.plugins.commands import EMERGO, admin
 from tests.plugins.game_helpers import line_in_a_game
 from tests.plugins.postgres import free_port
-from tests.plugins.servers import EMERGO, admin
 from tests.plugins.site import FAST
 
 
 def test_admin_commands(tmp_path):
     db = str(tmp_path / "site.sqlite3")
-    done = admin(db, "migrate")
+    done = admin(db, "migrate", process=True)  # the real commands first, then in this process
     assert done.returncode == 0 and "migrated the database from schema (empty) to" in done.stdout
-    done = admin(db, "add-user", "ann", stdin="a long password\n")
+    done = admin(db, "add-user", "ann", stdin="a long password\n", process=True)
     assert done.returncode == 0, done.stderr
     assert "a long password" not in done.stdout + done.stderr
     done = admin(db, "add-user", "ann", stdin="a long password\n")

@@ -17,8 +17,9 @@ import pytest
 
 from emergo.server.core.config import Config
 from emergo.server.site import Site
+from tests.plugins.commands import admin
 from tests.plugins.game_helpers import Player, legal_texts, new_game
-from tests.plugins.servers import Server, admin
+from tests.plugins.servers import Server
 from tests.plugins.site import FAST
 
 httpx = pytest.importorskip("httpx2")

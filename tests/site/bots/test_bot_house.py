@@ -177,7 +177,7 @@ def test_one_open_stream_per_token(site, live):
 
 
 def test_admin_makes_the_house_bots_for_systemd(tmp_path):
-    from tests.plugins.servers import admin
+    from tests.plugins.commands import admin
 
     db = str(tmp_path / "site.sqlite3")
     assert admin(db, "migrate").returncode == 0

@@ -1,26 +1,19 @@
-"""``emergo admin puzzles import FILE`` as a real process: the puzzles the site lacks added, the
+"""``emergo admin puzzles import FILE``: the puzzles the site lacks added, the
 same file again adds none, a bad line named with exit status 1 and no traceback; and a
 puzzle's link to its game (the analysis board, or the archive's game when the site played it)."""
 
 from __future__ import annotations
 
 import subprocess
-import sys
 from pathlib import Path
 
 from emergo.puzzles import Puzzle, data_file, format_line, load
 from emergo.server.puzzle.service import Stored
-
-EMERGO = [sys.executable, "-m", "emergo"]
+from tests.plugins.commands import admin as emergo_admin
 
 
 def admin(db: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [*EMERGO, "admin", "--db", str(db), "puzzles", "import", *args],
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+    return emergo_admin(str(db), "puzzles", "import", *args)
 
 
 def test_import_from_the_command_line(tmp_path: Path) -> None:

@@ -1,18 +1,18 @@
-"""``emergo admin tournament list|create|cancel`` (emergo.cli.admin_tournament), the real
-command on the site's database (SQLite and PostgreSQL): an event of the site's made, listed,
-joined, started and cancelled; a created one deleted; bad options named."""
+"""``emergo admin tournament list|create|cancel`` (emergo.cli.admin_tournament), the command
+(in this process: tests/plugins/commands.py) on the site's database (SQLite and PostgreSQL): an
+event of the site's made, listed, joined, started and cancelled; a created one deleted; bad
+options named."""
 
 from __future__ import annotations
 
 import subprocess
-import sys
 
 from emergo.server.core.db import Database
+from tests.plugins.commands import admin
 
 
 def _admin(url: str, *args: str) -> subprocess.CompletedProcess[str]:
-    command = [sys.executable, "-m", "emergo", "admin", "--db", url, "tournament", *args]
-    return subprocess.run(command, capture_output=True, text=True, timeout=120)
+    return admin(url, "tournament", *args)
 
 
 def test_create_list_and_cancel(site, db_url) -> None:
