@@ -227,7 +227,8 @@ def board_of(game: dict[str, Any], state: dict[str, Any]) -> Board:
     return board
 
 
-def person(live: str, token: str) -> Any:
+def person(token: str) -> Any:
+    """A person on the Board API, with requests."""
     s = requests.Session()
     s.headers["Authorization"] = f"Bearer {token}"
     return s
@@ -253,7 +254,7 @@ def test_a_whole_bot_game_as_lichess_bot_plays_it(site, live):
     bot, profile = start(live, site, "robo")
     username = profile["username"]
     _ann, ann_token = account(site, "ann")
-    ann = person(live, ann_token)
+    ann = person(ann_token)
     ongoing = bot.get_ongoing_games()  # lichess_bot_main: the games in progress
     assert ongoing == []
     events = bot.get_event_stream()
