@@ -20,6 +20,12 @@ average is printed); the ratios are what carries over.
 
     .venv/bin/python tools/bench_online.py --processes 1 2 4 --games 8 --seconds 20
     .venv/bin/python tools/bench_online.py --tree before=/tmp/emergo-before --rounds 2
+    .venv/bin/python tools/bench_online.py --positions only
+
+``--positions`` (``also`` by default, ``only``: without PostgreSQL, or ``no``) measures issue
+27's finding 6 on a server of its own (SQLite): the server CPU of ``GET /api/position`` with a
+new 138-ply line each request and with one move, the do-nothing floor of the same run, and what
+one client address gets through the per-address limit when it sends as fast as it can.
 
 A tree other than this checkout is a source folder with its kernel built in place
 (``python setup.py build_ext --inplace``); it runs with this virtual environment's packages, but
