@@ -20,6 +20,12 @@ average is printed); the ratios are what carries over.
 
     .venv/bin/python tools/bench_online.py --processes 1 2 4 --games 8 --seconds 20
     .venv/bin/python tools/bench_online.py --tree before=/tmp/emergo-before --rounds 2
+    .venv/bin/python tools/bench_online.py --positions only
+
+``--positions`` (``also`` by default, ``only``: without PostgreSQL, or ``no``) measures issue
+27's finding 6 on a server of its own (SQLite): the server CPU of ``GET /api/position`` with a
+new 138-ply line each request and with one move, the do-nothing floor of the same run, and what
+one client address gets through the per-address limit when it sends as fast as it can.
 
 A tree other than this checkout is a source folder with its kernel built in place
 (``python setup.py build_ext --inplace``); it runs with this virtual environment's packages, but
@@ -598,6 +604,116 @@ def floor_statement(cluster: Cluster, statements: int) -> tuple[float, float]:
     return client / statements, backend / statements
 
 
+# --- /api/position with a long line (issue 27, finding 6) ---------------------------------------
+
+
+def long_lines(count: int, plies: int, seed: int = 27) -> list[str]:
+    """``count`` different lines of exactly ``plies`` moves of 9x9 (random games that last that
+    long; the last move varied among its alternatives), as ``moves=`` takes them."""
+    rng = random.Random(seed)
+    out: list[str] = []
+    while len(out) < count:
+        board, texts = Board(variant="9x9"), []
+        while len(texts) < plies - 1 and board.outcome() is None and board.moves():
+            move = rng.choice(board.moves())
+            texts.append(board.move_text(move))
+            board.push(move)
+        if len(texts) < plies - 1 or board.outcome() is not None:
+            continue
+        for last in board.moves()[: count - len(out)]:
+            out.append(" ".join([*texts, board.move_text(last)]))
+    return out
+
+
+def position_cost(seconds: float, plies: int = 138) -> None:
+    """Server CPU of ``GET /api/position`` with a ``plies``-move line (a new line each request:
+    nothing cached helps), and what one client address can take of a core under the per-address
+    limit (``POSITIONS_PER_SECOND``, requests as fast as 4 connections send them).  Printed with
+    a one-move request (the game page's) and the do-nothing floor of the same run."""
+    from emergo.server.board.http import POSITIONS_PER_SECOND
+
+    folder = Path(tempfile.mkdtemp())
+    port = free_port()
+    command = [sys.executable, "-m", "emergo", "serve", "--public", "--no-house-bots"]
+    command += ["--db", f"sqlite:///{folder / 'positions.db'}", "--port", str(port)]
+    server = subprocess.Popen(
+        [*command, "--no-browser"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                if httpx.get(f"{base}/api/health", timeout=1).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            if time.monotonic() > deadline:
+                raise SystemExit("the position server did not start")
+            time.sleep(0.1)
+        paced = int(seconds * (POSITIONS_PER_SECOND - 10))
+        lines = long_lines(paced + 1, plies)
+        one = [line.split()[0] for line in lines]
+
+        def paced_cost(texts: list[str]) -> float:
+            """CPU seconds a request, sent below the limit (every answer a 200)."""
+            with httpx.Client(base_url=base) as c:
+                time.sleep(1.1)  # a fresh second of the limit
+                before = cpu_seconds(server.pid)
+                sent = 0.0
+                for text in texts:  # one at most each 1/(limit - 10) s, never a burst
+                    wait = sent + 1 / (POSITIONS_PER_SECOND - 10) - time.monotonic()
+                    if wait > 0:
+                        time.sleep(wait)
+                    sent = time.monotonic()
+                    r = c.get("/api/position", params={"moves": text})
+                    if r.status_code != 200:
+                        raise SystemExit(f"/api/position answered {r.status_code}: {r.text}")
+                return (cpu_seconds(server.pid) - before) / len(texts)
+
+        long_cost = paced_cost(lines[:paced])
+        short_cost = paced_cost(one[:paced])
+        counts = {200: 0, 429: 0}
+        lock = threading.Lock()
+        stop = threading.Event()
+
+        def flood(k: int) -> None:
+            with httpx.Client(base_url=base) as c:
+                i = k
+                while not stop.is_set():
+                    r = c.get("/api/position", params={"moves": lines[i % len(lines)]})
+                    with lock:
+                        counts[r.status_code] = counts.get(r.status_code, 0) + 1
+                    i += 4
+
+        time.sleep(1.1)
+        before, start = cpu_seconds(server.pid), time.monotonic()
+        threads = [threading.Thread(target=flood, args=(k,)) for k in range(4)]
+        for t in threads:
+            t.start()
+        time.sleep(seconds)
+        stop.set()
+        for t in threads:
+            t.join()
+        spent, elapsed = cpu_seconds(server.pid) - before, time.monotonic() - start
+    finally:
+        server.send_signal(signal.SIGINT)
+        try:
+            server.wait(10)
+        except subprocess.TimeoutExpired:
+            server.kill()
+    floor = floor_http("httptools", "uvloop", 2000)
+    print(
+        f"/api/position, a new {plies}-ply line each request: {1000 * long_cost:.2f} ms of "
+        f"server CPU ({long_cost / floor:.0f} x the do-nothing floor of {1000 * floor:.2f} ms; "
+        f"one move: {1000 * short_cost:.2f} ms); one address as fast as it can: "
+        f"{counts[200] / elapsed:.0f} answers/s (limit {POSITIONS_PER_SECOND}), "
+        f"{counts.get(429, 0) / elapsed:.0f} 429s/s, {100 * spent / elapsed:.0f} % of a core "
+        f"(the limit allows an address {100 * POSITIONS_PER_SECOND * long_cost:.0f} %)",
+        flush=True,
+    )
+
+
 # --- the run -------------------------------------------------------------------------------------
 
 
@@ -613,6 +729,12 @@ def main() -> int:
     parser.add_argument("--tree-fast", action="store_true", help="other trees get httptools")
     parser.add_argument("--no-floors", action="store_true")
     parser.add_argument(
+        "--positions",
+        choices=("also", "only", "no"),
+        default="also",
+        help="/api/position with a 138-ply line: measured too, alone (no PostgreSQL), or not",
+    )
+    parser.add_argument(
         "--statements",
         action="store_true",
         help="print the statements that took the database's time",
@@ -621,6 +743,9 @@ def main() -> int:
         "--profile", default="", metavar="PREFIX", help="py-spy's samples of the first server"
     )
     args = parser.parse_args()
+    if args.positions == "only":
+        position_cost(min(args.seconds, 6.0))
+        return 0
     global SHOW_STATEMENTS, PROFILE
     SHOW_STATEMENTS = args.statements
     PROFILE = args.profile
@@ -652,6 +777,8 @@ def main() -> int:
                 f"writes {1000 * client:.2f} ms client, {1000 * backend:.2f} ms backend",
                 flush=True,
             )
+        if args.positions == "also":
+            position_cost(min(args.seconds, 6.0))
         for _ in range(args.rounds):
             for processes in args.processes:
                 for name, path, fast_tree in trees:

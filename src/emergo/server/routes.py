@@ -128,6 +128,7 @@ ROUTES: list[BaseRoute] = [
     ),
     Route("/api/bot/account/upgrade", bots_http.upgrade, methods=["POST"]),
     Route("/api/bot/online", bots_http.online_bots, methods=["GET"]),
+    Route("/api/token/test", bots_http.token_test, methods=["POST"]),
     *player_routes("/api/bot"),
     Route("/api/stream/game/{id}", round_http.spectator_stream, methods=["GET"]),
     # pages

@@ -1,5 +1,5 @@
 """The Bot API's own endpoints (issue 20): a bot account's upgrade, a person's answer to bots,
-the bots online now, and "play the computer".
+the bots online now, "play the computer", and lichess's token test (lichess-bot's first call).
 
 The Bot API's game endpoints (``/api/bot/game/...``) are the Board API's handlers of
 :mod:`emergo.server.round.http` under a second prefix; :mod:`emergo.server.bots.rules` says who
@@ -19,6 +19,7 @@ from starlette.responses import JSONResponse, Response
 from emergo.server.bots.rules import require_challenger
 from emergo.server.challenge.service import ChallengeError
 from emergo.server.core.auth import ApiError, fields_of, require, site_of
+from emergo.server.core.guard import MAX_BODY, BodyTooLarge
 from emergo.server.core.streams import NDJSON, ndjson_line, ok
 from emergo.server.people.service import MAX_LIST
 from emergo.server.user.accounts import AccountError
@@ -39,6 +40,44 @@ async def upgrade(request: Request) -> Response:
     site = site_of(request)
     await asyncio.to_thread(site.bots.upgrade, actor.user)
     return ok()
+
+
+TOKENS_PER_TEST = 100
+"""The most tokens one ``POST /api/token/test`` tests (lichess's: 1000)."""
+
+
+async def token_test(request: Request) -> Response:
+    """``POST /api/token/test``: lichess's test of tokens, the body their comma-separated list
+    (any content type: lichess-bot sends the bare token): each token's ``userId``, ``scopes``
+    (comma-separated) and ``expires`` (``null``: ours do not), or ``null`` for a token that is
+    unknown, revoked or of a disabled account.  Counted as a user lookup (a 429 past
+    :data:`~emergo.server.user.http.LOOKUPS_PER_MINUTE` a minute)."""
+    await limited(request, "user lookups", LOOKUPS_PER_MINUTE)
+    try:
+        raw = await request.body()
+    except BodyTooLarge:
+        raise ApiError(f"request body larger than {MAX_BODY} bytes", 413) from None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise ApiError("the body is the tokens, comma-separated, in UTF-8") from None
+    tokens = list(dict.fromkeys(t.strip() for t in text.split(",") if t.strip()))
+    if not tokens or len(tokens) > TOKENS_PER_TEST:
+        raise ApiError(f"the body is 1 to {TOKENS_PER_TEST} tokens, comma-separated")
+    site = site_of(request)
+    out: dict[str, Any] = {}
+    for token in tokens:
+        found = await asyncio.to_thread(site.tokens.authenticate, token)
+        if found is None:
+            out[token] = None
+            continue
+        user, scopes, _token_id = found
+        out[token] = {
+            "userId": user.name.lower(),
+            "scopes": ",".join(sorted(scopes)),
+            "expires": None,
+        }
+    return JSONResponse(out)
 
 
 async def online_bots(request: Request) -> Response:

@@ -19,6 +19,7 @@ seconds and ``clock.increment`` 0-180 for a live Fischer clock; ``days`` 1, 2, 3
 
 from __future__ import annotations
 
+import hashlib
 import math
 import secrets
 import string
@@ -127,6 +128,11 @@ class Terms:
     def speed(self) -> str:
         return "live" if self.clock_limit is not None else "correspondence"
 
+    @property
+    def perf(self) -> str:
+        """The rating the game counts for (:data:`emergo.server.user.perfs.PERF_KEYS`)."""
+        return f"{self.variant}-{self.speed}"
+
     def time_control_json(self) -> dict[str, Any]:
         if self.clock_limit is not None:
             inc = self.clock_increment or 0
@@ -139,6 +145,18 @@ class Terms:
         if self.days is not None:
             return {"type": "correspondence", "daysPerTurn": self.days}
         return {"type": "unlimited"}
+
+
+def final_color(challenge_id: str, color: str) -> str:
+    """The challenger's colour: ``color``, or for ``random`` one drawn from the challenge's id
+    (random itself, and known before the challenge is accepted: lichess's ``finalColor``).
+
+    >>> final_color("abcdefgh", "black"), final_color("abcdefgh", "random") in ("white", "black")
+    ('black', True)
+    """
+    if color != "random":
+        return color
+    return ("white", "black")[hashlib.sha256(challenge_id.encode()).digest()[0] & 1]
 
 
 def _minutes(seconds: float) -> str:
@@ -333,6 +351,10 @@ class Challenge:
             "speed": self.terms.speed,
             "timeControl": self.terms.time_control_json(),
             "color": self.terms.color,
+            # lichess's: the challenger's colour once a random one is drawn (drawn from the id,
+            # so the challenge shows it before it is accepted, as lichess's does)
+            "finalColor": final_color(self.id, self.terms.color),
+            "perf": {"key": self.terms.perf, "name": self.terms.perf.replace("-", " ")},
             "initialFen": self.terms.position or Board(variant=self.terms.variant).position(),
             "start": self.terms.start,
             "createdAt": int(self.created * 1000),
@@ -576,7 +598,7 @@ class Challenges:
                     403,
                     words="you cannot play this player: one of you blocks the other",
                 )
-            color = row.color if row.color != "random" else secrets.choice(("white", "black"))
+            color = final_color(row.id, row.color)
             white, black = (
                 (row.challenger_id, user.id) if color == "white" else (user.id, row.challenger_id)
             )

@@ -23,6 +23,7 @@ from emergo.server.core.auth import (
     require,
     site_of,
 )
+from emergo.server.core.db import now
 from emergo.server.core.streams import (
     KEEP_ALIVE,
     NdjsonStream,
@@ -36,6 +37,7 @@ from emergo.server.core.text import digits
 from emergo.server.notify.events import events_after, last_event
 from emergo.server.notify.notices import NoticeError
 from emergo.server.people.service import SEEN_EVERY
+from emergo.server.round.jsonview import summary
 from emergo.server.site import Site
 from emergo.server.user.http import bad_request
 
@@ -58,8 +60,11 @@ async def _user_lines(site: Site, actor: Actor, base: str) -> AsyncIterator[byte
         seen = time.monotonic()
         last = await asyncio.to_thread(last_event, site.db, user.id)
         games = await asyncio.to_thread(site.rounds.playing, user.id)
-        for game in games:
-            yield ndjson_line({"type": "gameStart", "game": {"gameId": game.id, "id": game.id}})
+        t = now()
+        for game in games:  # lichess's: the game as in nowPlaying (lichess-bot reads isMyTurn)
+            yield ndjson_line(
+                {"type": "gameStart", "game": {**summary(game, user.id, t), "id": game.id}}
+            )
         mine = await asyncio.to_thread(site.challenges.of_user, user)
         for challenge in mine["in"]:
             yield ndjson_line({"type": "challenge", "challenge": challenge.json(base)})

@@ -443,6 +443,28 @@ def _bot_api(paths: dict[str, Any]) -> dict[str, Any]:
             public=True,
         )
     }
+    out["/api/token/test"] = {
+        "post": {
+            **op(
+                "lichess's token test: each token's userId, scopes (comma-separated) and"
+                " expires, or null for one that is unknown or revoked",
+                ok={"type": "object", "additionalProperties": {"type": ["object", "null"]}},
+                codes=[400, 401, 413, 429],
+                public=True,
+            ),
+            "requestBody": {
+                "required": True,
+                "content": {
+                    "text/plain": {
+                        "schema": {
+                            "type": "string",
+                            "description": "tokens, comma-separated (1 to 100)",
+                        }
+                    }
+                },
+            },
+        }
+    }
     out["/api/account/preferences/bots"] = {
         "get": op("whether bots may play you", ok=bools, codes=[401, 403]),
         "post": op(
