@@ -105,6 +105,8 @@ def run(args: argparse.Namespace) -> int:
         forwarded_allow_ips=list(config.proxies) if config.trust_proxy else None,
         # uvicorn's access log would print request lines: keep the log to what the site writes
         access_log=False,
+        # a request's headers in [server] header_timeout or the connection closes (slowloris)
+        http=bounded_headers(config.header_timeout),
         # the event and game streams never end by themselves: Ctrl-C closes them after this
         timeout_graceful_shutdown=3,
     )
@@ -139,6 +141,70 @@ def run(args: argparse.Namespace) -> int:
     finally:
         site.close()
     return 0 if server.started else 1
+
+
+def bounded_headers(timeout: float, base: Any = None) -> Any:
+    """An HTTP protocol of uvicorn (``base``; None: the one ``http="auto"`` takes, httptools
+    when installed, else h11) that closes a connection whose request has not sent all its
+    headers ``timeout`` seconds after the connection opened or the request's first byte came.
+
+    uvicorn bounds only the idle time between two requests (``timeout_keep_alive``): a client
+    that opened connections and sent their headers a byte at a time held each forever (the
+    slowloris attack), as nginx's ``client_header_timeout`` bounds it in front but nothing did
+    for a process reached directly.  The body is not bounded here (a request's handler reads it
+    within its own limits)."""
+    import h11
+    from uvicorn.protocols.http.auto import AutoHTTPProtocol
+    from uvicorn.protocols.http.h11_impl import H11Protocol
+
+    base = AutoHTTPProtocol if base is None else base
+
+    class Bounded(base):  # type: ignore[misc, valid-type]
+        _header_timer: asyncio.TimerHandle | None = None
+
+        def _arm(self) -> None:
+            if self._header_timer is None:
+                self._header_timer = self.loop.call_later(timeout, self._headers_late)
+
+        def _disarm(self) -> None:
+            if self._header_timer is not None:
+                self._header_timer.cancel()
+                self._header_timer = None
+
+        def _headers_late(self) -> None:
+            self._header_timer = None
+            if not self.transport.is_closing():
+                self.transport.close()
+
+        def connection_made(self, transport: Any) -> None:
+            super().connection_made(transport)
+            self._arm()
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            self._disarm()
+            super().connection_lost(exc)
+
+        if issubclass(base, H11Protocol):
+
+            def data_received(self, data: bytes) -> None:
+                super().data_received(data)
+                # still IDLE after bytes came: a request's start, its headers not all in
+                if self.conn.their_state is h11.IDLE and not self.transport.is_closing():
+                    self._arm()
+                else:
+                    self._disarm()
+
+        else:  # httptools: the parser says when a request starts and its headers end
+
+            def on_message_begin(self) -> None:
+                super().on_message_begin()
+                self._arm()
+
+            def on_headers_complete(self) -> None:
+                self._disarm()
+                super().on_headers_complete()
+
+    return Bounded
 
 
 def stopping_server(site: Any, uv_config: Any) -> Any:

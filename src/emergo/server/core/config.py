@@ -218,6 +218,10 @@ class Config:
     """With ``trust_proxy``: the proxies' addresses (or networks, ``10.0.0.0/8``); the header
     of a connection from anywhere else is ignored, its own address counts (issue 27, finding 11:
     a process reached directly took any ``X-Forwarded-For``)."""
+    header_timeout: float = 10.0
+    """Seconds a connection has to send a request's headers (from its opening, or the request's
+    first byte), else it is closed: a client sending them a byte at a time (slowloris) cannot
+    hold connections of a process reached directly (nginx bounds it in front of one)."""
     signup: bool = True
     """Anyone may make an account (else only ``emergo admin add-user``)."""
     session_days: float = 30.0
@@ -262,6 +266,7 @@ _SECTIONS: dict[str, dict[str, type | tuple[type, ...]]] = {
         "allow_hosts": list,
         "trust_proxy": bool,
         "proxies": list,
+        "header_timeout": (int, float),
     },
     "accounts": {
         "signup": bool,
@@ -389,6 +394,8 @@ def check(config: Config, where: str = "the config") -> None:
         )
     if not 1 <= config.port <= 65535:
         raise ConfigError(f"{where}: port must be in 1..65535, not {config.port}")
+    if not 0 < config.header_timeout <= 3600:
+        raise ConfigError(f"{where}: [server] header_timeout must be in (0, 3600] seconds")
     if not 0 < config.session_days <= 3650:
         raise ConfigError(f"{where}: session_days must be in (0, 3650]")
     if not 1 <= config.argon2_time_cost <= 20 or not 8 <= config.argon2_memory_kib <= 4 << 20:
