@@ -140,8 +140,10 @@ def test_a_bad_header_timeout_is_a_clear_start_error(tmp_path: Path) -> None:
     config = tmp_path / "emergo.toml"
     config.write_text("[server]\nheader_timeout = 0\n")
     done = subprocess.run(
-        [sys.executable, "-m", "emergo", "serve", "--online", "--no-browser"]
-        + ["--db", f"sqlite:///{tmp_path / 's.sqlite3'}", "--config", str(config)],
+        [
+            *(sys.executable, "-m", "emergo", "serve", "--online", "--no-browser"),
+            *("--db", f"sqlite:///{tmp_path / 's.sqlite3'}", "--config", str(config)),
+        ],
         capture_output=True,
         text=True,
         timeout=60,

@@ -159,7 +159,7 @@ def bounded_headers(timeout: float, base: Any = None) -> Any:
 
     base = AutoHTTPProtocol if base is None else base
 
-    class Bounded(base):  # type: ignore[misc, valid-type]
+    class Bounded(base):  # type: ignore[misc]
         _header_timer: asyncio.TimerHandle | None = None
 
         def _arm(self) -> None:

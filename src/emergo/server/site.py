@@ -82,7 +82,9 @@ class Site:
             memory_kib=config.argon2_memory_kib,
             session_days=config.session_days,
         )
-        self.passwords = PasswordWork(config.password_slots, config.password_queue)
+        self.passwords = PasswordWork(
+            config.password_slots, config.password_queue, config.password_per_client
+        )
         self.logins = Logins(db)
         """The argon2id hashes of sign-up and log-in, apart from the database workers."""
         self.tokens = Tokens(db)

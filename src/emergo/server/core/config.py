@@ -234,6 +234,9 @@ class Config:
     ``argon2_memory_kib``); :mod:`emergo.server.user.passwords`."""
     password_queue: int = 16
     """Password checks that may wait for a slot; past them a 503 with ``Retry-After``."""
+    password_per_client: int = 2
+    """Of the slots and the queue, the places one client address may hold; past them a 429
+    (one client could fill the queue, and lock everyone out of logging in)."""
     limits: Limits = field(default_factory=Limits)
     mail: Mail = field(default_factory=Mail)
     """Notification mail (issue 21); none without ``[mail] host``."""
@@ -275,6 +278,7 @@ _SECTIONS: dict[str, dict[str, type | tuple[type, ...]]] = {
         "argon2_memory_kib": int,
         "password_slots": int,
         "password_queue": int,
+        "password_per_client": int,
     },
     "limits": {f.name: int for f in dataclasses.fields(Limits)},
     "database": {
@@ -396,6 +400,12 @@ def check(config: Config, where: str = "the config") -> None:
         raise ConfigError(f"{where}: port must be in 1..65535, not {config.port}")
     if not 0 < config.header_timeout <= 3600:
         raise ConfigError(f"{where}: [server] header_timeout must be in (0, 3600] seconds")
+    if not 1 <= config.password_slots <= 64 or not 0 <= config.password_queue <= 10_000:
+        raise ConfigError(
+            f"{where}: [accounts] password_slots must be in 1..64, password_queue 0..10000"
+        )
+    if not 1 <= config.password_per_client <= 10_000:
+        raise ConfigError(f"{where}: [accounts] password_per_client must be in 1..10000")
     if not 0 < config.session_days <= 3650:
         raise ConfigError(f"{where}: session_days must be in (0, 3650]")
     if not 1 <= config.argon2_time_cost <= 20 or not 8 <= config.argon2_memory_kib <= 4 << 20:
