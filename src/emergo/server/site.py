@@ -85,7 +85,7 @@ class Site:
         self.passwords = PasswordWork(
             config.password_slots, config.password_queue, config.password_per_client
         )
-        self.logins = Logins(db)
+        self.logins = Logins(db, config.argon2_memory_kib)
         """The argon2id hashes of sign-up and log-in, apart from the database workers."""
         self.tokens = Tokens(db)
         self.credentials = Credentials(self.users, self.tokens)
@@ -230,7 +230,8 @@ class Site:
             raise AccountError("sign-up is closed on this site: ask its admin", 403)
         self.shared_limits.hit("sign-ups", client, limits.signup_per_hour, 3600)
         user = self.users.create(name, password)
-        self.logins.seen(user.id, client)  # signed in from here: a known client of the account
+        # signed in from here: a known client of the account
+        self.logins.seen(user.id, self.logins.key(user.id, client))
         return user
 
     def login(self, name: str, password: str, client: str) -> User | None:
@@ -246,13 +247,16 @@ class Site:
             60,
         )
         account = self.users.by_name(name) if isinstance(name, str) else None
-        if account is None or not self.logins.known(account.id, client):
+        # the client's hash for the account, once (a memory-hard hash, like the password's)
+        key = self.logins.key(account.id, client) if account is not None else ""
+        if account is None or not self.logins.known(account.id, key):
             self.shared_limits.check(*failures)
         user = self.users.authenticate(name, password)
         if user is None:
             self.shared_limits.hit(*failures)
-        else:
-            self.logins.seen(user.id, client)
+        else:  # the account found by its name (unless made between the two reads)
+            same = account is not None and account.id == user.id
+            self.logins.seen(user.id, key if same else self.logins.key(user.id, client))
         return user
 
     def challenge(

@@ -12,6 +12,7 @@ from emergo.server.core.config import Config, Limits
 from emergo.server.core.limits import RateLimited
 from emergo.server.learn.progress import Progress
 from emergo.server.site import Site
+from emergo.server.user.accounts import hash_secret
 from tests.plugins.game_helpers import Player, new_game
 from tests.plugins.site import FAST, HOST, account
 
@@ -261,10 +262,18 @@ def test_failed_log_ins_from_elsewhere_never_lock_the_owner_out(site):
     with site.db.read() as c:
         kept = c.execute(select(m.login_clients.c.client)).scalars().all()
     assert kept and home not in kept and all(len(k) == 64 for k in kept)
+    # nor as a hash anyone can make of every address (a plain SHA-256: 2**32 tries, once for all)
+    assert hash_secret(home) not in kept
+    # each account's hash of one address its own: a row says nothing of another account's
+    bob = site.signup("bob", "pass word 2", home)
+    with site.db.read() as c:
+        rows = c.execute(select(m.login_clients.c.user_id, m.login_clients.c.client)).all()
+    by_user = {user: client for user, client in rows}
+    assert len(rows) == 2 and by_user[bob.id] != by_user[site.users.by_name("ann").id]
     # right passwords are not failures: the owner's many log-ins never reach the name's limit
-    site.users.create("bob", "pass word 2")
+    site.users.create("carl", "pass word 2")
     for n in range(limit + 2):
-        assert site.login("bob", "pass word 2", f"203.0.113.{n}") is not None
+        assert site.login("carl", "pass word 2", f"203.0.113.{n}") is not None
 
 
 def test_no_secret_in_the_logs(site, client, caplog):
