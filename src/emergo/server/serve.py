@@ -54,7 +54,7 @@ def run(args: argparse.Namespace) -> int:
         import uvicorn
 
         from emergo.server.app import create_app
-        from emergo.server.core.config import ConfigError, from_arguments
+        from emergo.server.core.config import ConfigError, from_arguments, trusted_proxies
         from emergo.server.core.db import SchemaError, shown, url_of
         from emergo.server.core.guard import MAX_BODY
         from emergo.server.local_import import import_old_data
@@ -102,7 +102,7 @@ def run(args: argparse.Namespace) -> int:
         ws_per_message_deflate=False,
         server_header=False,
         proxy_headers=config.trust_proxy,
-        forwarded_allow_ips=list(config.proxies) if config.trust_proxy else None,
+        forwarded_allow_ips=trusted_proxies(config.proxies) if config.trust_proxy else None,
         # uvicorn's access log would print request lines: keep the log to what the site writes
         access_log=False,
         # a request's headers in [server] header_timeout or the connection closes (slowloris)

@@ -27,6 +27,7 @@ from emergo.server.core.auth import (
     ApiError,
     actor_of,
     check_csrf,
+    client_address,
     fields_of,
     row_id,
     same_secret,
@@ -93,10 +94,6 @@ def safe_next(value: Any) -> str:
 def next_query(next_path: str) -> str:
     """``?next=...`` for a link to the log-in or sign-up page (nothing for the lobby)."""
     return "" if next_path == "/" else f"?next={quote(next_path, safe='/')}"
-
-
-def _client(request: Request) -> str:
-    return request.client.host if request.client is not None else "?"
 
 
 def _account_form(
@@ -223,7 +220,7 @@ async def signup_post(request: Request) -> Response:
     if password != fields.get("password2"):
         return again("the passwords differ", 400)
     try:
-        client = _client(request)
+        client = client_address(request)
         user = await site.passwords.run(client, site.signup, name, password, client)
     except (AccountError, RateLimited, PasswordsBusy, ClientBusy) as err:
         refused = again(str(err), 429 if isinstance(err, RateLimited) else err.status)
@@ -253,7 +250,7 @@ async def login_post(request: Request) -> Response:
     if problem is not None:  # no account can have it: say why rather than "wrong name"
         return again(f"there is no such account: {problem}", 400)
     try:
-        client = _client(request)
+        client = client_address(request)
         user = await site.passwords.run(
             client, site.login, name, fields.get("password", ""), client
         )
@@ -356,7 +353,7 @@ async def account_post(request: Request) -> Response:
     user = actor.user
     message, new_token, status = "", "", 200
     if action in ("password", "delete"):
-        client = _client(request)
+        client = client_address(request)
         checked = await site.passwords.run(
             client, site.login, user.name, fields.get("password", ""), client
         )
