@@ -201,6 +201,7 @@ class Site:
             self.house.request_stop()
         if self.stopping_at is None:  # players can no longer play from now: the restart rule
             self.stopping_at = self.rounds.clock()
+            self.rounds.served_until = self.stopping_at
         self.bus.close_readers()
 
     async def stop(self) -> None:
