@@ -31,7 +31,7 @@ from emergo.server.core import models as m
 from emergo.server.core.bus import Bus, LocalBus, PgBus
 from emergo.server.core.config import Config
 from emergo.server.core.db import Database, now
-from emergo.server.core.limits import Connections, LocalLimiter, SharedLimiter
+from emergo.server.core.limits import Connections, LocalLimiter, RateLimited, SharedLimiter
 from emergo.server.correspondence.extension import Correspondence
 from emergo.server.explorer.service import Explorer
 from emergo.server.learn.practice import Practice
@@ -250,11 +250,16 @@ class Site:
         account = self.users.by_name(name) if isinstance(name, str) else None
         # the client's hash for the account, once (a memory-hard hash, like the password's)
         key = self.logins.key(account.id, client) if account is not None else ""
-        if account is None or not self.logins.known(account.id, key):
+        known = account is not None and self.logins.known(account.id, key)
+        if not known:
             self.shared_limits.check(*failures)
         user = self.users.authenticate(name, password)
         if user is None:
-            self.shared_limits.hit(*failures)
+            try:
+                self.shared_limits.hit(*failures)
+            except RateLimited:  # counted; a known client is not held: its mistyped password
+                if not known:  # is said so, not "wait" (its right one passes at once)
+                    raise
         else:  # the account found by its name (unless made between the two reads)
             same = account is not None and account.id == user.id
             self.logins.seen(user.id, key if same else self.logins.key(user.id, client))

@@ -173,6 +173,24 @@ def test_a_place_is_held_until_its_hash_ends() -> None:
     assert _work_test(scenario()) == (1, 0, 0)
 
 
+def test_a_place_is_given_back_when_its_work_fails() -> None:
+    import asyncio
+
+    def fails() -> None:
+        raise ValueError("the database away")
+
+    async def scenario() -> int:
+        work = PasswordWork(slots=1, queue=0, per_client=1)
+        for _ in range(3):  # each failure gave its place back: the next is let in
+            with pytest.raises(ValueError):
+                await work.run("a", fails)
+        taken = work.taken()
+        work.close()
+        return taken
+
+    assert _work_test(scenario()) == 0
+
+
 def _deadline_site(tmp_path: Path) -> Any:
     from emergo.server.core.config import Config, DatabaseSettings
     from emergo.server.site import Site
