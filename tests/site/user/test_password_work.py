@@ -174,7 +174,6 @@ def test_a_place_is_held_until_its_hash_ends() -> None:
 
 
 def test_a_place_is_given_back_when_its_work_fails() -> None:
-    import asyncio
 
     def fails() -> None:
         raise ValueError("the database away")
