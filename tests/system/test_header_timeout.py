@@ -54,7 +54,7 @@ WHOLE = b"GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     tmp = tmp_path_factory.mktemp("headers")
     config = tmp / "emergo.toml"
-    config.write_text("[server]\nheader_timeout = 1\n")
+    config.write_text("[server]\nheader_timeout = 1\n[database]\nrequest_timeout = 1\n")
     running = Server(f"sqlite:///{tmp / 'site.sqlite3'}", tmp / "server.log", config)
     yield running
     running.stop()
@@ -74,6 +74,39 @@ def test_a_connection_that_sends_nothing_is_closed(server: Server) -> None:
 def test_the_next_request_of_a_kept_connection_is_bounded_too(server: Server) -> None:
     with _partial(server.port, first=WHOLE) as sock:
         assert _closed(sock)
+
+
+def _trickled(sock: socket.socket) -> bool:
+    """Whether the server closes the connection while the client sends a byte of the body
+    every 0.2 s (each of which put off uvicorn's idle bound), waiting :data:`CAP` at most
+    (the body's length is past what it sends: no byte of it can read as a next request)."""
+    sock.settimeout(0.2)
+    for _ in range(int(CAP / 0.2)):
+        try:
+            if not sock.recv(4096):
+                return True
+        except TimeoutError:
+            try:
+                sock.sendall(b"a")
+            except OSError:  # closed, and said so by the write
+                return True
+        except ConnectionResetError:
+            return True
+    return False
+
+
+@pytest.mark.parametrize("length", [60_000, 10**6], ids=["at-its-deadline", "too-large"])
+def test_a_body_sent_a_byte_at_a_time_is_not_held(server: Server, length: int) -> None:
+    """Its request answered before the body came in whole (503 at ``request_timeout``, or 413
+    too large), the connection is closed; before, uvicorn kept it for the next request and
+    read the body's bytes as they came, holding it as long as they did."""
+    with socket.create_connection(("127.0.0.1", server.port), timeout=CAP) as sock:
+        sock.sendall(
+            b"POST /login HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+            b"Content-Type: application/x-www-form-urlencoded\r\n"
+            b"Content-Length: %d\r\n\r\nusername=" % length
+        )
+        assert _trickled(sock)
 
 
 def test_headers_sent_in_pieces_in_time_are_answered(server: Server) -> None:
@@ -118,6 +151,10 @@ def test_both_protocols_close_slow_headers(protocol: str) -> None:
         with socket.create_connection(("127.0.0.1", port), timeout=CAP) as sock:
             sock.sendall(WHOLE)
             assert sock.recv(4096).startswith(b"HTTP/1.1 200")
+        with socket.create_connection(("127.0.0.1", port), timeout=CAP) as sock:
+            # answered (the app reads no body) before the body came: closed, not kept
+            sock.sendall(b"POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 60000\r\n\r\nx")
+            assert _trickled(sock)
     finally:
         server.should_exit = True
         thread.join(30)

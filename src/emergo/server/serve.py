@@ -151,8 +151,12 @@ def bounded_headers(timeout: float, base: Any = None) -> Any:
     uvicorn bounds only the idle time between two requests (``timeout_keep_alive``): a client
     that opened connections and sent their headers a byte at a time held each forever (the
     slowloris attack), as nginx's ``client_header_timeout`` bounds it in front but nothing did
-    for a process reached directly.  The body is not bounded here (a request's handler reads it
-    within its own limits)."""
+    for a process reached directly.
+
+    A request answered before its body came in whole (refused as too large, or at its deadline,
+    ``[database] request_timeout``, while a client sent the body a byte at a time) closes its
+    connection: uvicorn kept it open for the next request and read the rest of the body as it
+    came, each byte putting off the idle bound, so that such a client held it forever too."""
     import h11
     from uvicorn.protocols.http.auto import AutoHTTPProtocol
     from uvicorn.protocols.http.h11_impl import H11Protocol
@@ -186,6 +190,12 @@ def bounded_headers(timeout: float, base: Any = None) -> Any:
 
         if issubclass(base, H11Protocol):
 
+            def on_response_complete(self) -> None:
+                if self.conn.their_state is h11.SEND_BODY:  # answered before its body came
+                    self.transport.close()
+                    return
+                super().on_response_complete()
+
             def data_received(self, data: bytes) -> None:
                 super().data_received(data)
                 # still IDLE after bytes came: a request's start, its headers not all in
@@ -195,6 +205,12 @@ def bounded_headers(timeout: float, base: Any = None) -> Any:
                     self._disarm()
 
         else:  # httptools: the parser says when a request starts and its headers end
+
+            def on_response_complete(self) -> None:
+                if self.cycle is not None and self.cycle.more_body:  # answered before its body
+                    self.transport.close()
+                    return
+                super().on_response_complete()
 
             def on_message_begin(self) -> None:
                 super().on_message_begin()
