@@ -68,3 +68,107 @@ def test_the_proxies_setting_is_read_and_checked() -> None:
     for bad in (["*"], [""], [1], "10.0.0.1"):
         with pytest.raises(ConfigError, match="proxies"):
             from_mapping({"server": {"proxies": bad}})
+
+
+@pytest.mark.parametrize(
+    ("bad", "says"),
+    [
+        ("localhost", "'localhost' is neither"),  # a name: uvicorn matched it with no connection
+        ("10.0.0.1/8", "the network is 10.0.0.0/8"),  # host bits set: taken for a name too
+        ("300.1.2.3", "is neither"),
+        (7, "not 7"),
+    ],
+)
+def test_a_proxy_that_is_no_address_is_a_clear_error(bad: object, says: str) -> None:
+    """Before, any text was a proxy: uvicorn took it for a name no connection has, so behind
+    the real proxy every client counted as its one address (one client's ten tries a minute
+    locked everyone out of logging in)."""
+    from emergo.server.core.config import ConfigError, from_mapping
+
+    with pytest.raises(ConfigError, match=says):
+        from_mapping({"server": {"proxies": ["127.0.0.1", bad]}})
+
+
+def test_a_bad_proxy_stops_the_start_with_its_reason(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    config = tmp_path / "emergo.toml"
+    config.write_text('[server]\ntrust_proxy = true\nproxies = ["nginx.local"]\n')
+    done = subprocess.run(
+        [
+            *(sys.executable, "-m", "emergo", "serve", "--online", "--no-browser"),
+            *("--db", f"sqlite:///{tmp_path / 's.sqlite3'}", "--config", str(config)),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 2, done.stderr
+    assert "nginx.local" in done.stderr and "Traceback" not in done.stderr
+
+
+def _forwarded(proxies: tuple[str, ...], peer: str, *headers: bytes) -> str:
+    """The client address the site sees through uvicorn's middleware as ``emergo serve`` sets
+    it up, for a connection from ``peer`` with these ``X-Forwarded-For`` headers."""
+    import asyncio
+
+    from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
+
+    from emergo.server.core.config import trusted_proxies
+
+    seen: list[str] = []
+
+    async def app(scope: dict, receive: object, send: object) -> None:
+        seen.append(scope["client"][0])
+
+    middleware = ProxyHeadersMiddleware(app, trusted_proxies(proxies))  # type: ignore[arg-type]
+    scope = {
+        "type": "http",
+        "client": (peer, 40000),
+        "headers": [(b"x-forwarded-for", h) for h in headers],
+    }
+    asyncio.run(middleware(scope, None, None))  # type: ignore[arg-type]
+    return seen[0]
+
+
+def test_spoofed_hops_and_headers_give_the_client_the_proxy_saw() -> None:
+    """What a client adds to the header before the proxy appends its address is passed over
+    (the nearest address that is no proxy counts), in one header or several; a connection
+    from elsewhere keeps its own address whatever it sends."""
+    proxies = ("127.0.0.1", "10.0.0.0/8")
+    loop = "127.0.0.1"
+    assert _forwarded(proxies, loop, b"192.0.2.7") == "192.0.2.7"
+    assert _forwarded(proxies, loop, b"203.0.113.1, 192.0.2.7") == "192.0.2.7"
+    assert _forwarded(proxies, loop, b"203.0.113.1", b"192.0.2.7") == "192.0.2.7"
+    assert _forwarded(proxies, loop, b"203.0.113.1, 192.0.2.7, 10.1.2.3") == "192.0.2.7"
+    assert _forwarded(proxies, "198.51.100.9", b"192.0.2.7") == "198.51.100.9"
+    assert _forwarded(proxies, "::ffff:198.51.100.9", b"192.0.2.7") == "::ffff:198.51.100.9"
+
+
+def test_an_ipv4_proxy_seen_mapped_into_ipv6_is_the_proxy() -> None:
+    """A socket listening on both families sees the IPv4 proxy as ``::ffff:127.0.0.1``: before,
+    that was no proxy (uvicorn matches the literal forms), every client the proxy's address."""
+    assert _forwarded(("127.0.0.1",), "::ffff:127.0.0.1", b"192.0.2.7") == "192.0.2.7"
+    assert _forwarded(("10.0.0.0/8",), "::ffff:10.9.8.7", b"192.0.2.7") == "192.0.2.7"
+    assert _forwarded(("10.0.0.0/8",), "::ffff:11.0.0.1", b"192.0.2.7") == "::ffff:11.0.0.1"
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [("2001:db8:1:2::1", "2001:db8:1:2:ffff::9"), ("::ffff:192.0.2.1", "192.0.2.1")],
+    ids=["one-ipv6-network", "ipv4-mapped"],
+)
+def test_one_client_under_two_of_its_addresses_is_counted_once(
+    tmp_path: Path, first: str, second: str
+) -> None:
+    """An IPv6 client counts as its /64 (any of whose 2**64 addresses it may take: before, each
+    was a limit of its own), an IPv4 one written mapped into IPv6 as the IPv4 one."""
+    server = _server(tmp_path, '["127.0.0.1", "::1"]')
+    try:
+        assert _log_in(server.base, "anna", first) == 401
+        assert _log_in(server.base, "berta", second) == 429  # the same client's one try a minute
+        assert _log_in(server.base, "carla", "2001:db8:1:3::1") == 401  # another network
+    finally:
+        server.stop()
+    assert "Traceback" not in server.log.read_text()

@@ -54,7 +54,7 @@ def run(args: argparse.Namespace) -> int:
         import uvicorn
 
         from emergo.server.app import create_app
-        from emergo.server.core.config import ConfigError, from_arguments
+        from emergo.server.core.config import ConfigError, from_arguments, trusted_proxies
         from emergo.server.core.db import SchemaError, shown, url_of
         from emergo.server.core.guard import MAX_BODY
         from emergo.server.local_import import import_old_data
@@ -102,9 +102,11 @@ def run(args: argparse.Namespace) -> int:
         ws_per_message_deflate=False,
         server_header=False,
         proxy_headers=config.trust_proxy,
-        forwarded_allow_ips=list(config.proxies) if config.trust_proxy else None,
+        forwarded_allow_ips=trusted_proxies(config.proxies) if config.trust_proxy else None,
         # uvicorn's access log would print request lines: keep the log to what the site writes
         access_log=False,
+        # a request's headers in [server] header_timeout or the connection closes (slowloris)
+        http=bounded_headers(config.header_timeout),
         # the event and game streams never end by themselves: Ctrl-C closes them after this
         timeout_graceful_shutdown=3,
     )
@@ -139,6 +141,86 @@ def run(args: argparse.Namespace) -> int:
     finally:
         site.close()
     return 0 if server.started else 1
+
+
+def bounded_headers(timeout: float, base: Any = None) -> Any:
+    """An HTTP protocol of uvicorn (``base``; None: the one ``http="auto"`` takes, httptools
+    when installed, else h11) that closes a connection whose request has not sent all its
+    headers ``timeout`` seconds after the connection opened or the request's first byte came.
+
+    uvicorn bounds only the idle time between two requests (``timeout_keep_alive``): a client
+    that opened connections and sent their headers a byte at a time held each forever (the
+    slowloris attack), as nginx's ``client_header_timeout`` bounds it in front but nothing did
+    for a process reached directly.
+
+    A request answered before its body came in whole (refused as too large, or at its deadline,
+    ``[database] request_timeout``, while a client sent the body a byte at a time) closes its
+    connection: uvicorn kept it open for the next request and read the rest of the body as it
+    came, each byte putting off the idle bound, so that such a client held it forever too."""
+    import h11
+    from uvicorn.protocols.http.auto import AutoHTTPProtocol
+    from uvicorn.protocols.http.h11_impl import H11Protocol
+
+    base = AutoHTTPProtocol if base is None else base
+
+    class Bounded(base):  # type: ignore[misc]
+        _header_timer: asyncio.TimerHandle | None = None
+
+        def _arm(self) -> None:
+            if self._header_timer is None:
+                self._header_timer = self.loop.call_later(timeout, self._headers_late)
+
+        def _disarm(self) -> None:
+            if self._header_timer is not None:
+                self._header_timer.cancel()
+                self._header_timer = None
+
+        def _headers_late(self) -> None:
+            self._header_timer = None
+            if not self.transport.is_closing():
+                self.transport.close()
+
+        def connection_made(self, transport: Any) -> None:
+            super().connection_made(transport)
+            self._arm()
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            self._disarm()
+            super().connection_lost(exc)
+
+        if issubclass(base, H11Protocol):
+
+            def on_response_complete(self) -> None:
+                if self.conn.their_state is h11.SEND_BODY:  # answered before its body came
+                    self.transport.close()
+                    return
+                super().on_response_complete()
+
+            def data_received(self, data: bytes) -> None:
+                super().data_received(data)
+                # still IDLE after bytes came: a request's start, its headers not all in
+                if self.conn.their_state is h11.IDLE and not self.transport.is_closing():
+                    self._arm()
+                else:
+                    self._disarm()
+
+        else:  # httptools: the parser says when a request starts and its headers end
+
+            def on_response_complete(self) -> None:
+                if self.cycle is not None and self.cycle.more_body:  # answered before its body
+                    self.transport.close()
+                    return
+                super().on_response_complete()
+
+            def on_message_begin(self) -> None:
+                super().on_message_begin()
+                self._arm()
+
+            def on_headers_complete(self) -> None:
+                self._disarm()
+                super().on_headers_complete()
+
+    return Bounded
 
 
 def stopping_server(site: Any, uv_config: Any) -> Any:

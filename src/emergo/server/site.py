@@ -31,7 +31,7 @@ from emergo.server.core import models as m
 from emergo.server.core.bus import Bus, LocalBus, PgBus
 from emergo.server.core.config import Config
 from emergo.server.core.db import Database, now
-from emergo.server.core.limits import Connections, LocalLimiter, SharedLimiter
+from emergo.server.core.limits import Connections, LocalLimiter, RateLimited, SharedLimiter
 from emergo.server.correspondence.extension import Correspondence
 from emergo.server.explorer.service import Explorer
 from emergo.server.learn.practice import Practice
@@ -82,8 +82,10 @@ class Site:
             memory_kib=config.argon2_memory_kib,
             session_days=config.session_days,
         )
-        self.passwords = PasswordWork(config.password_slots, config.password_queue)
-        self.logins = Logins(db)
+        self.passwords = PasswordWork(
+            config.password_slots, config.password_queue, config.password_per_client
+        )
+        self.logins = Logins(db, config.argon2_memory_kib)
         """The argon2id hashes of sign-up and log-in, apart from the database workers."""
         self.tokens = Tokens(db)
         self.credentials = Credentials(self.users, self.tokens)
@@ -199,6 +201,7 @@ class Site:
             self.house.request_stop()
         if self.stopping_at is None:  # players can no longer play from now: the restart rule
             self.stopping_at = self.rounds.clock()
+            self.rounds.served_until = self.stopping_at
         self.bus.close_readers()
 
     async def stop(self) -> None:
@@ -228,7 +231,8 @@ class Site:
             raise AccountError("sign-up is closed on this site: ask its admin", 403)
         self.shared_limits.hit("sign-ups", client, limits.signup_per_hour, 3600)
         user = self.users.create(name, password)
-        self.logins.seen(user.id, client)  # signed in from here: a known client of the account
+        # signed in from here: a known client of the account
+        self.logins.seen(user.id, self.logins.key(user.id, client))
         return user
 
     def login(self, name: str, password: str, client: str) -> User | None:
@@ -244,13 +248,21 @@ class Site:
             60,
         )
         account = self.users.by_name(name) if isinstance(name, str) else None
-        if account is None or not self.logins.known(account.id, client):
+        # the client's hash for the account, once (a memory-hard hash, like the password's)
+        key = self.logins.key(account.id, client) if account is not None else ""
+        known = account is not None and self.logins.known(account.id, key)
+        if not known:
             self.shared_limits.check(*failures)
         user = self.users.authenticate(name, password)
         if user is None:
-            self.shared_limits.hit(*failures)
-        else:
-            self.logins.seen(user.id, client)
+            try:
+                self.shared_limits.hit(*failures)
+            except RateLimited:  # counted; a known client is not held: its mistyped password
+                if not known:  # is said so, not "wait" (its right one passes at once)
+                    raise
+        else:  # the account found by its name (unless made between the two reads)
+            same = account is not None and account.id == user.id
+            self.logins.seen(user.id, key if same else self.logins.key(user.id, client))
         return user
 
     def challenge(

@@ -254,6 +254,76 @@ def test_a_clean_stop_of_every_process_gives_back_even_a_short_downtime(site, cl
     assert 295 < left <= 300, left
 
 
+def test_a_turn_begun_after_the_stop_gets_back_no_more_than_it_ran(site, client, players):
+    """A move served after the site stopped serving (in flight at the stop; or after the last
+    heartbeat of a process killed): the opponent's turn began after the time the restart gives
+    back starts.  Before, that turn was given the whole downtime, seconds it never ran (here 5)
+    given to the player to move as well."""
+    game, before = _white_to_move_on_the_clock(site, players)
+    with site.db.write() as tx:
+        tx.execute(delete(m.processes))
+    one = site.rounds.register_process()
+    site.rounds.unregister_process(one, before.clock.since - 5)  # 5 s before White's turn
+    site.rounds.register_process()
+    after = site.rounds.get(game).state
+    given = site.rounds.events_after(game, before.version)[0][1][0]
+    assert given["t"] == "timeGiven" and given["seconds"] < 5, given
+    left = after.clock.remaining(True, time.time())
+    assert left <= before.clock.white, (left, before.clock.white)  # never more than it had
+
+
+def test_two_processes_starting_at_once_give_the_time_back_once(site, db_url, client, players):
+    """The attack: two processes started at the same moment after an outage, each reading that
+    every process is gone.  Held: the read and the give are one transaction under a lock (an
+    advisory lock on PostgreSQL, the write lock on SQLite), and the second sees the first."""
+    game, before = _white_to_move_on_the_clock(site, players)
+    with site.db.write() as tx:
+        tx.execute(update(m.processes).values(seen=time.time() - DOWNTIME - 30))
+    other = Site.open(Config(db=db_url, **FAST))
+    try:
+        start = threading.Barrier(2)
+
+        def register(rounds):
+            start.wait(10)
+            rounds.register_process()
+
+        threads = [
+            threading.Thread(target=register, args=(r,)) for r in (site.rounds, other.rounds)
+        ]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(60)
+    finally:
+        other.close()
+    given = [e for _v, events in site.rounds.events_after(game, before.version) for e in events]
+    assert [e["t"] for e in given] == ["timeGiven"]
+    assert site.rounds.get(game).state.version == before.version + 1
+
+
+def test_a_stopping_process_flags_no_one_for_time_past_its_stop(site, client, players):
+    """Between the stop (:meth:`Site.begin_stop`, the streams ended) and the process's end its
+    timer sweep still ran: a player whose time ran out in those seconds lost on time, seconds
+    the restart gives back to everyone else."""
+    from emergo import round as rnd
+    from emergo.server.round.service import UPSERT_TIMER
+
+    game, before = _white_to_move_on_the_clock(site, players)
+    out = before.clock.white + 2  # White's time ran out 2 s ago
+    shifted = dataclasses.replace(
+        before, clock=dataclasses.replace(before.clock, since=before.clock.since - out)
+    )
+    with site.db.write() as tx:
+        tx.execute(update(m.games).values(state=shifted.to_json()))
+        tx.execute(UPSERT_TIMER, {"game": game, "due": rnd.due(shifted)})
+    site.rounds.served_until = time.time() - 5  # stopped serving when White had 3 s
+    assert site.rounds.sweep() == 0
+    assert site.rounds.get(game).state.outcome is None
+    site.rounds.served_until = None  # a process that serves: the loss on time
+    assert site.rounds.sweep() == 1
+    assert site.rounds.get(game).state.outcome is not None
+
+
 def test_begin_stop_marks_when_the_site_stopped_serving(site):
     site.process_id = site.rounds.register_process()
     site.begin_stop()
@@ -265,4 +335,4 @@ def test_begin_stop_marks_when_the_site_stopped_serving(site):
                 m.processes.c.id == site.process_id
             )
         ).one()
-    assert row.stopped == row.seen == site.stopping_at
+    assert row.stopped == row.seen == site.stopping_at == site.rounds.served_until

@@ -12,6 +12,7 @@ from emergo.server.core.config import Config, Limits
 from emergo.server.core.limits import RateLimited
 from emergo.server.learn.progress import Progress
 from emergo.server.site import Site
+from emergo.server.user.accounts import hash_secret
 from tests.plugins.game_helpers import Player, new_game
 from tests.plugins.site import FAST, HOST, account
 
@@ -245,7 +246,7 @@ def test_rate_limits_hold_across_two_sites_on_one_database(db_url):
         two.close()
 
 
-def test_failed_log_ins_from_elsewhere_never_lock_the_owner_out(site):
+def test_failed_log_ins_from_elsewhere_never_lock_the_owner_out(site, steady_limits):
     """Issue 27, finding 4: the per-name limit counts failures, and the owner's own client
     (logged in from before) passes it with the right password while others are held; the
     right password does not count, the address's own limit still holds."""
@@ -261,10 +262,41 @@ def test_failed_log_ins_from_elsewhere_never_lock_the_owner_out(site):
     with site.db.read() as c:
         kept = c.execute(select(m.login_clients.c.client)).scalars().all()
     assert kept and home not in kept and all(len(k) == 64 for k in kept)
+    # nor as a hash anyone can make of every address (a plain SHA-256: 2**32 tries, once for all)
+    assert hash_secret(home) not in kept
+    # each account's hash of one address its own: a row says nothing of another account's
+    bob = site.signup("bob", "pass word 2", home)
+    with site.db.read() as c:
+        rows = c.execute(select(m.login_clients.c.user_id, m.login_clients.c.client)).all()
+    by_user = {user: client for user, client in rows}
+    assert len(rows) == 2 and by_user[bob.id] != by_user[site.users.by_name("ann").id]
     # right passwords are not failures: the owner's many log-ins never reach the name's limit
-    site.users.create("bob", "pass word 2")
+    site.users.create("carl", "pass word 2")
     for n in range(limit + 2):
-        assert site.login("bob", "pass word 2", f"203.0.113.{n}") is not None
+        assert site.login("carl", "pass word 2", f"203.0.113.{n}") is not None
+
+
+def test_a_known_client_is_held_by_its_address_and_told_its_mistakes(site, steady_limits):
+    """The attacks on the known client's pass: it is no way past the address's own limit, nor
+    does an attacker's sign-up of another name or a failed log-in make its address known for
+    the account.  And while others hold the name's limit, the owner's mistyped password from a
+    known client is "wrong", not "wait": before, its failure, counted, answered 429 with a
+    Retry-After (the right password passes at once)."""
+    limit = site.config.limits.login_per_minute
+    home, attacker = "192.0.2.10", "198.51.100.66"
+    site.signup("ann", "pass word 1", home)
+    site.signup("mallory", "pass word 3", attacker)  # the attacker's own account: not ann's
+    for n in range(limit - 1):
+        assert site.login("ann", "wrong words", f"203.0.113.{n}") is None
+    assert site.login("ann", "wrong words", attacker) is None  # the name's limit reached now
+    with pytest.raises(RateLimited, match="failed log-ins as one name"):
+        site.login("ann", "pass word 1", attacker)  # its failure made it no known client
+    assert site.login("ann", "wrong pass", home) is None  # "wrong", the count kept
+    assert site.login("ann", "pass word 1", home) is not None
+    for _ in range(limit - 2):
+        site.login("ann", "pass word 1", home)
+    with pytest.raises(RateLimited, match="log-in attempts"):
+        site.login("ann", "pass word 1", home)  # the address's own limit holds for it
 
 
 def test_no_secret_in_the_logs(site, client, caplog):

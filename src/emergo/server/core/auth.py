@@ -32,6 +32,7 @@ from starlette.requests import HTTPConnection, Request
 
 from emergo.server.core.errors import SiteError
 from emergo.server.core.guard import MAX_BODY, BodyTooLarge
+from emergo.server.core.limits import address_key
 from emergo.server.site import Site
 from emergo.server.user.accounts import User
 from emergo.server.user.credentials import ends, user_topic
@@ -135,12 +136,18 @@ def row_id(text: str, what: str) -> int:
     return int(text)
 
 
+def client_address(conn: HTTPConnection) -> str:
+    """The address a connection counts as for the per-address limits (with ``trust_proxy``, the
+    one the proxy forwarded): :func:`emergo.server.core.limits.address_key` of it."""
+    return address_key(conn.client.host if conn.client is not None else "?")
+
+
 def client_key(conn: HTTPConnection, actor: Actor | None) -> str:
     """Whom a connection counts against (:class:`emergo.server.core.limits.Connections`): its user,
-    or its address when anonymous (with ``trust_proxy``, the one the proxy forwarded)."""
+    or its address when anonymous (:func:`client_address`)."""
     if actor is not None:
         return f"user:{actor.user.id}"
-    return f"addr:{conn.client.host if conn.client is not None else '?'}"
+    return f"addr:{client_address(conn)}"
 
 
 def same_origin(conn: HTTPConnection) -> bool:

@@ -35,7 +35,9 @@ the default below.  docs/online.md lists every setting with an example file::
 from __future__ import annotations
 
 import argparse
+import contextlib
 import dataclasses
+import ipaddress
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -218,6 +220,10 @@ class Config:
     """With ``trust_proxy``: the proxies' addresses (or networks, ``10.0.0.0/8``); the header
     of a connection from anywhere else is ignored, its own address counts (issue 27, finding 11:
     a process reached directly took any ``X-Forwarded-For``)."""
+    header_timeout: float = 10.0
+    """Seconds a connection has to send a request's headers (from its opening, or the request's
+    first byte), else it is closed: a client sending them a byte at a time (slowloris) cannot
+    hold connections of a process reached directly (nginx bounds it in front of one)."""
     signup: bool = True
     """Anyone may make an account (else only ``emergo admin add-user``)."""
     session_days: float = 30.0
@@ -230,6 +236,9 @@ class Config:
     ``argon2_memory_kib``); :mod:`emergo.server.user.passwords`."""
     password_queue: int = 16
     """Password checks that may wait for a slot; past them a 503 with ``Retry-After``."""
+    password_per_client: int = 2
+    """Of the slots and the queue, the places one client address may hold; past them a 429
+    (one client could fill the queue, and lock everyone out of logging in)."""
     limits: Limits = field(default_factory=Limits)
     mail: Mail = field(default_factory=Mail)
     """Notification mail (issue 21); none without ``[mail] host``."""
@@ -262,6 +271,7 @@ _SECTIONS: dict[str, dict[str, type | tuple[type, ...]]] = {
         "allow_hosts": list,
         "trust_proxy": bool,
         "proxies": list,
+        "header_timeout": (int, float),
     },
     "accounts": {
         "signup": bool,
@@ -270,6 +280,7 @@ _SECTIONS: dict[str, dict[str, type | tuple[type, ...]]] = {
         "argon2_memory_kib": int,
         "password_slots": int,
         "password_queue": int,
+        "password_per_client": int,
     },
     "limits": {f.name: int for f in dataclasses.fields(Limits)},
     "database": {
@@ -356,12 +367,7 @@ def from_mapping(data: dict[str, Any], where: str = "the config") -> Config:
             raise ConfigError(f"{where}: [server] allow_hosts must be a list of host names")
         values["allow_hosts"] = tuple(hosts)
     if "proxies" in values:
-        proxies = values["proxies"]
-        if not all(isinstance(h, str) and h and h != "*" for h in proxies):
-            raise ConfigError(
-                f"{where}: [server] proxies must be a list of addresses or networks (not '*')"
-            )
-        values["proxies"] = tuple(proxies)
+        values["proxies"] = tuple(values["proxies"])  # each checked by check()
     if "levels" in bots:
         levels = bots["levels"]
         if not all(isinstance(n, int) and not isinstance(n, bool) for n in levels):
@@ -379,6 +385,37 @@ def from_mapping(data: dict[str, Any], where: str = "the config") -> Config:
     return config
 
 
+def _proxy(value: Any, where: str) -> str:
+    """A ``[server] proxies`` entry, an address or a network; :class:`ConfigError` else (uvicorn
+    took any other text for a name no connection has: the header of every request ignored, and
+    every client of the site counted as the proxy's one address)."""
+    what = f"{where}: [server] proxies must be a list of addresses or networks (not '*')"
+    if not isinstance(value, str):
+        raise ConfigError(f"{what}, not {value!r}")
+    try:
+        ipaddress.ip_network(value)
+    except ValueError:
+        hint = ""
+        with contextlib.suppress(ValueError):
+            hint = f" (the network is {ipaddress.ip_network(value, strict=False)})"
+        raise ConfigError(f"{what}: {value!r} is neither{hint}") from None
+    return value
+
+
+def trusted_proxies(proxies: tuple[str, ...]) -> list[str]:
+    """``proxies`` for uvicorn's ``forwarded_allow_ips``, each IPv4 one also as it is written
+    mapped into IPv6 (``::ffff:127.0.0.1``: a socket listening on both families sees an IPv4
+    proxy so), which uvicorn does not match with the IPv4 one."""
+    given: list[str] = []
+    for proxy in proxies:
+        network = ipaddress.ip_network(proxy)
+        given.append(proxy)
+        if isinstance(network, ipaddress.IPv4Network):
+            mapped = ipaddress.IPv6Address(f"::ffff:{network.network_address}")
+            given.append(str(ipaddress.IPv6Network((mapped, 96 + network.prefixlen))))
+    return given
+
+
 def check(config: Config, where: str = "the config") -> None:
     if config.mode not in MODES:
         raise ConfigError(f"{where}: [server] mode is local or public, not {config.mode!r}")
@@ -389,6 +426,16 @@ def check(config: Config, where: str = "the config") -> None:
         )
     if not 1 <= config.port <= 65535:
         raise ConfigError(f"{where}: port must be in 1..65535, not {config.port}")
+    for proxy in config.proxies:
+        _proxy(proxy, where)
+    if not 0 < config.header_timeout <= 3600:
+        raise ConfigError(f"{where}: [server] header_timeout must be in (0, 3600] seconds")
+    if not 1 <= config.password_slots <= 64 or not 0 <= config.password_queue <= 10_000:
+        raise ConfigError(
+            f"{where}: [accounts] password_slots must be in 1..64, password_queue 0..10000"
+        )
+    if not 1 <= config.password_per_client <= 10_000:
+        raise ConfigError(f"{where}: [accounts] password_per_client must be in 1..10000")
     if not 0 < config.session_days <= 3650:
         raise ConfigError(f"{where}: session_days must be in (0, 3650]")
     if not 1 <= config.argon2_time_cost <= 20 or not 8 <= config.argon2_memory_kib <= 4 << 20:

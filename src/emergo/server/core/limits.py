@@ -13,6 +13,7 @@ messages one WebSocket sends (lila-ws's per-connection ``RateLimit``).
 
 from __future__ import annotations
 
+import ipaddress
 import math
 import threading
 import time
@@ -24,6 +25,25 @@ from emergo.server.core import models as m
 from emergo.server.core.db import Database, now
 from emergo.server.core.errors import SiteError
 from emergo.server.core.words import duration
+
+
+def address_key(host: str) -> str:
+    """What a client's address counts as for the per-address limits: an IPv4 address as it is
+    (also when written mapped into IPv6, ``::ffff:192.0.2.1``: one client, one count), an IPv6
+    address as its /64, the network one subscriber is given and whose 2**64 addresses any of its
+    hosts may take (as each address its own count, one client had a limit per address it chose:
+    sign-ups, log-ins, password checks without bound; a host's privacy addresses change daily,
+    so its own known log-in client was forgotten).  Anything else (a test client's name, "?")
+    as it is, cut to 64 characters."""
+    try:
+        ip = ipaddress.ip_address(host)
+    except ValueError:
+        return host[:64]
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.IPv6Network((int(ip) >> 64 << 64, 64)))
+    return str(ip)
 
 
 class RateLimited(SiteError):

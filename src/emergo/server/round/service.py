@@ -37,7 +37,9 @@ charge the player to move for the downtime.  When a server starts and no process
 for :data:`DOWNTIME` seconds or more (``processes`` heartbeats), every live game in progress
 gets the downtime back on the clock that was running (and its timer row moves with it), as
 lichess gives time back after a restart; correspondence and unlimited games are not touched.
-One process alone gives it, under a lock.
+One process alone gives it, under a lock.  A turn that began within the downtime gets back only
+what it ran, and a process that stopped serving flags no one for a moment past it
+(:attr:`Rounds.served_until`).
 """
 
 from __future__ import annotations
@@ -158,6 +160,11 @@ class Rounds:
         self.db = db
         self.clock = clock
         self.extension: Extension | None = None
+        self.served_until: float | None = None
+        """When this process stopped serving (:meth:`emergo.server.site.Site.begin_stop`): its
+        timer sweep no longer ends a game on time for a moment past it, time the next process
+        to start gives back (the restart rule), rather than flag it while its player could not
+        play."""
         self.cache = GameCache()
         """This process's copy of the games it serves (:mod:`emergo.server.round.cache`)."""
         self._reading: dict[str, threading.Lock] = {}
@@ -641,10 +648,10 @@ class Rounds:
         changed = 0
         skipped: list[str] = []
         first = self.db.raw_one("SELECT min(due) FROM timers")
-        if first is None or first[0] is None or first[0] > self.clock():
+        if first is None or first[0] is None or first[0] > self._sweep_time():
             return 0  # nothing due: one statement, no transaction (4 times a second a process)
         for _ in range(limit):
-            t = self.clock()
+            t = self._sweep_time()
             with self.db.write() as tx:
                 query = (
                     GAME_ROWS.join(m.timers, m.timers.c.game_id == m.games.c.id)
@@ -686,6 +693,10 @@ class Rounds:
         return changed
 
     # --- processes and the restart rule ----------------------------------------------------------
+
+    def _sweep_time(self) -> float:
+        t = self.clock()
+        return t if self.served_until is None else min(t, self.served_until)
 
     def register_process(self) -> str:
         """Record this process (its heartbeat row); first give the clocks back the downtime
@@ -742,18 +753,22 @@ class Rounds:
         for row in rows:
             game = view_of(row)
             clock = game.state.clock
-            if clock is None or clock.running is None:
+            if clock is None or clock.running is None or clock.since is None:
                 continue
+            # no more than the clock ran: a turn that began after the site stopped serving (a
+            # move in flight at the stop, or served after the last heartbeat of a process
+            # killed) had been given the time before it began too
+            seconds = min(downtime, max(0.0, t - clock.since))
             state = dataclasses.replace(
                 game.state,
-                clock=clock.give_time(clock.running, downtime),
+                clock=clock.give_time(clock.running, seconds),
                 version=game.state.version + 1,
             )
             note = {
                 "t": "timeGiven",
                 "version": state.version,
                 "color": color_name(clock.running),
-                "seconds": downtime,
+                "seconds": seconds,
                 "clocks": list(clocks_at(state, t) or ()),
             }
             tx.execute(

@@ -27,6 +27,7 @@ from emergo.server.core.auth import (
     ApiError,
     actor_of,
     check_csrf,
+    client_address,
     fields_of,
     row_id,
     same_secret,
@@ -48,7 +49,7 @@ from emergo.server.user.accounts import (
     name_problem,
 )
 from emergo.server.user.charts import Series, rating_chart
-from emergo.server.user.passwords import PasswordsBusy
+from emergo.server.user.passwords import ClientBusy, PasswordsBusy
 from emergo.server.user.perfs import PERF_KEYS
 
 e = html.escape
@@ -93,10 +94,6 @@ def safe_next(value: Any) -> str:
 def next_query(next_path: str) -> str:
     """``?next=...`` for a link to the log-in or sign-up page (nothing for the lobby)."""
     return "" if next_path == "/" else f"?next={quote(next_path, safe='/')}"
-
-
-def _client(request: Request) -> str:
-    return request.client.host if request.client is not None else "?"
 
 
 def _account_form(
@@ -223,8 +220,9 @@ async def signup_post(request: Request) -> Response:
     if password != fields.get("password2"):
         return again("the passwords differ", 400)
     try:
-        user = await site.passwords.run(site.signup, name, password, _client(request))
-    except (AccountError, RateLimited, PasswordsBusy) as err:
+        client = client_address(request)
+        user = await site.passwords.run(client, site.signup, name, password, client)
+    except (AccountError, RateLimited, PasswordsBusy, ClientBusy) as err:
         refused = again(str(err), 429 if isinstance(err, RateLimited) else err.status)
         refused.headers.update(err.headers or {})  # Retry-After
         return refused
@@ -252,10 +250,11 @@ async def login_post(request: Request) -> Response:
     if problem is not None:  # no account can have it: say why rather than "wrong name"
         return again(f"there is no such account: {problem}", 400)
     try:
+        client = client_address(request)
         user = await site.passwords.run(
-            site.login, name, fields.get("password", ""), _client(request)
+            client, site.login, name, fields.get("password", ""), client
         )
-    except (RateLimited, PasswordsBusy) as err:
+    except (RateLimited, PasswordsBusy, ClientBusy) as err:
         refused = again(str(err), err.status)
         refused.headers.update(err.headers or {})  # Retry-After
         return refused
@@ -354,8 +353,9 @@ async def account_post(request: Request) -> Response:
     user = actor.user
     message, new_token, status = "", "", 200
     if action in ("password", "delete"):
+        client = client_address(request)
         checked = await site.passwords.run(
-            site.login, user.name, fields.get("password", ""), _client(request)
+            client, site.login, user.name, fields.get("password", ""), client
         )
         if checked is None or checked.id != user.id:
             message, status = "wrong password", 403
@@ -366,7 +366,9 @@ async def account_post(request: Request) -> Response:
             return response
         else:
             try:
-                await site.passwords.run(site.users.set_password, user.id, fields.get("new", ""))
+                await site.passwords.run(
+                    client, site.users.set_password, user.id, fields.get("new", "")
+                )
                 await asyncio.to_thread(site.users.close_sessions, user.id, keep=actor.cookie)
                 message = "password changed; your other sessions were logged out"
             except AccountError as err:
