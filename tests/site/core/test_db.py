@@ -59,6 +59,24 @@ def test_migrate_twice_and_the_schema_check(tmp_path):
     db.close()
 
 
+def test_migration_0013_forgets_the_unsalted_known_clients(db_url):
+    """Known log-in clients of before 0013 (an unsalted hash of the address: reversible) are
+    deleted by the upgrade; nothing else is touched."""
+    db = Database(db_url)
+    try:
+        db.migrate()
+        with db.engine.begin() as c:
+            c.execute(m.users.insert().values(id=1, name="ann", name_key="ann", created=0.0))
+            c.execute(m.login_clients.insert().values(user_id=1, client="0" * 64, seen=0.0))
+            c.execute(text("UPDATE online_schema SET version_num = '0012'"))
+        assert db.migrate() == ("0012", SCHEMA_HEAD)
+        with db.engine.connect() as c:
+            assert c.execute(select(m.login_clients)).all() == []
+            assert c.execute(select(m.users.c.name)).scalars().all() == ["ann"]
+    finally:
+        db.close()
+
+
 def test_sqlite_migrates_itself_postgresql_does_not(tmp_path, pg):
     site = Site.open(Config(db=str(tmp_path / "fresh.sqlite3"), **FAST))
     assert site.db.revision() == SCHEMA_HEAD

@@ -22,17 +22,13 @@ from starlette.responses import JSONResponse, Response
 
 from emergo.geometry import VARIANTS, geometry
 from emergo.server.board.positions import RequestError, geometry_data, line_data, position_data
-from emergo.server.core.auth import ApiError, fields_of, site_of
+from emergo.server.core.auth import ApiError, client_address, fields_of, site_of
 from emergo.server.core.inputs import board_of
 
 POSITIONS_PER_SECOND = 60
 """Position requests a client address may make a second (stepping through a game with the arrow
 keys asks for one a step the first time)."""
 CACHE = {"cache-control": "public, max-age=86400"}
-
-
-def _client(request: Request) -> str:
-    return request.client.host if request.client is not None else "?"
 
 
 async def geometry_json(request: Request) -> Response:
@@ -56,7 +52,7 @@ async def position_json(request: Request) -> Response:
     (a long line: the analysis board's) answers the board's squares too (``geometry``)."""
     site = site_of(request)
     if not site.config.local:  # local mode's one player is not counted
-        site.local_limits.hit("positions", _client(request), POSITIONS_PER_SECOND, 1)
+        site.local_limits.hit("positions", client_address(request), POSITIONS_PER_SECOND, 1)
     post = request.method == "POST"
     data = await fields_of(request) if post else dict(request.query_params)
     try:

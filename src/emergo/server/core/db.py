@@ -53,7 +53,7 @@ from sqlalchemy.pool import StaticPool
 
 from emergo.server.core.config import DEFAULT_DB_FILE, OLD_SITE_FILE, DatabaseSettings
 
-SCHEMA_HEAD = "0012"
+SCHEMA_HEAD = "0013"
 """The newest migration of this code."""
 VERSION_TABLE = "online_schema"
 CHANNEL = "emergo_online"

@@ -24,7 +24,7 @@ from emergo.errors import InvalidPositionError
 from emergo.geometry import VARIANTS
 from emergo.notation import position_variant
 from emergo.server.board.positions import MAX_TEXT, RequestError, parse_move
-from emergo.server.core.auth import site_of
+from emergo.server.core.auth import client_address, site_of
 from emergo.server.explorer.index import SOURCES, answer, digest
 from emergo.server.site import Site
 from emergo.symmetry import canonical
@@ -86,8 +86,7 @@ async def explorer_json(request: Request) -> Response:
     with the results of their games, their average rating, top and recent games."""
     site = site_of(request)
     if not site.config.local:
-        who = request.client.host if request.client is not None else "?"
-        site.local_limits.hit("explorer queries", who, QUERIES_PER_SECOND, 1)
+        site.local_limits.hit("explorer queries", client_address(request), QUERIES_PER_SECOND, 1)
     return JSONResponse(await asyncio.to_thread(explore, site, dict(request.query_params)))
 
 

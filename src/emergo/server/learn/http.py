@@ -31,7 +31,7 @@ from starlette.responses import JSONResponse, Response
 from emergo.board import Board
 from emergo.geometry import NAMINGS, Names
 from emergo.server.board.positions import MAX_TEXT, move_data, position_data
-from emergo.server.core.auth import ApiError, fields_of, require, site_of
+from emergo.server.core.auth import ApiError, client_address, fields_of, require, site_of
 from emergo.server.core.printable import unprintable
 from emergo.server.learn import Attempt, AttemptError, Course, Verdict
 from emergo.server.learn.practice import shipped_course
@@ -66,10 +66,6 @@ def course_json(course: Course) -> tuple[bytes, str]:
     with _lock:
         _course_json = (missing, body, tag)
     return body, tag
-
-
-def _client(request: Request) -> str:
-    return request.client.host if request.client is not None else "?"
 
 
 async def learn(request: Request) -> Response:
@@ -204,7 +200,7 @@ async def judge(request: Request) -> Response:
     """``POST /api/learn/judge``: a step of an attempt judged (module docstring)."""
     fields = await fields_of(request)
     site = site_of(request)
-    site.local_limits.hit("learn steps", _client(request), STEPS_PER_SECOND, 1)
+    site.local_limits.hit("learn steps", client_address(request), STEPS_PER_SECOND, 1)
     course = await asyncio.to_thread(shipped_course)
     out = await asyncio.to_thread(judge_step, course, fields)
     return JSONResponse(out)

@@ -35,6 +35,7 @@ from emergo.server.core.auth import (
     ApiError,
     actor_of,
     check_csrf,
+    client_address,
     fields_of,
     require,
     site_of,
@@ -53,10 +54,6 @@ MAX_LINE = 40
 """Most moves a line may hold (a solution has at most 11)."""
 ACTIVITY_MAX = 200
 _ID = re.compile(r"[0-9a-z]{1,8}")
-
-
-def _client(request: Request) -> str:
-    return request.client.host if request.client is not None else "?"
 
 
 async def optional(
@@ -179,7 +176,7 @@ async def result(request: Request) -> Response:
     puzzle_id = _puzzle_id(request)
     fields = await fields_of(request)
     actor = await optional(request, "puzzle:write", fields)
-    site.local_limits.hit("puzzle results", _client(request), RESULTS_PER_SECOND, 1)
+    site.local_limits.hit("puzzle results", client_address(request), RESULTS_PER_SECOND, 1)
     moves, win = _moves(fields.get("moves")), _win(fields.get("win"))
     if win and moves is None:
         raise ApiError("a win is a line: send the moves played")
@@ -319,7 +316,7 @@ async def storm_result(request: Request) -> Response:
         if not line or not _ID.fullmatch(item["id"]):
             raise ApiError(f"puzzle {str(item['id'])[:20]!r}: send its moves")
         lines.append((item["id"], line))
-    site.local_limits.hit("storm runs", _client(request), STORM_RUNS_PER_MINUTE, 60)
+    site.local_limits.hit("storm runs", client_address(request), STORM_RUNS_PER_MINUTE, 60)
     run = await asyncio.to_thread(
         site.puzzles.storm_result,
         actor.user.id if actor is not None else None,
