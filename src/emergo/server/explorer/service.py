@@ -27,7 +27,7 @@ import logging
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from sqlalchemy import delete, func, select
+from sqlalchemy import delete, func, select, text
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Connection
 
@@ -185,10 +185,20 @@ class Explorer:
     # --- the archive: a rebuild ------------------------------------------------------------
 
     def clear(self, source: str) -> None:
-        """Forget everything counted from ``source`` (a rebuild starts so)."""
+        """Forget everything counted from ``source`` (a rebuild starts so).
+
+        On PostgreSQL the three tables are locked against writes first (SHARE ROW EXCLUSIVE:
+        reads go on; a game's end waits to count until the delete commits).  Without it each
+        delete saw the commits made before it began: a game counted between the delete of the
+        counts and the delete of the marks kept its counts and lost its mark, and the rebuild
+        counted it a second time."""
         _check_source(source)
+        tables = (m.explorer_moves, m.explorer_games, m.explorer_indexed)
         with self.db.write() as tx:
-            for table in (m.explorer_moves, m.explorer_games, m.explorer_indexed):
+            if self.db.postgres:
+                names = ", ".join(t.name for t in tables)
+                tx.execute(text(f"LOCK TABLE {names} IN SHARE ROW EXCLUSIVE MODE"))
+            for table in tables:
                 tx.execute(delete(table).where(table.c.source == source))
 
     def _unindexed(self) -> Any:
