@@ -12,6 +12,9 @@
 # the normal suite; arguments replace that selection (e.g. tools/no_compiler.sh -m "not slow").
 set -euo pipefail
 unset EMERGO_REQUIRE_KERNEL  # tools/test.sh sets it for the normal install
+# The fast loop's scale (a sample of the random games and hypothesis examples): the same Python
+# ran every case in the suite; here what is checked is that each path works without the kernel.
+export EMERGO_TEST_SCALE=quick
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 work="$(mktemp -d "${TMPDIR:-/tmp}/emergo-nocc.XXXXXX")"

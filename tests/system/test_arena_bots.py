@@ -117,7 +117,7 @@ def test_an_arena_of_bot_processes_survives_a_kill_and_a_database_restart(world)
     spec = arena_spec(
         {
             "name": "Bots",
-            "clockTime": 0.5,
+            "clockTime": 0.25,  # 15 s: the killed bot's game ends by its clock soon
             "clockIncrement": 1,
             "minutes": 60,
             "waitMinutes": 60,
