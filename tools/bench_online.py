@@ -628,9 +628,14 @@ def long_lines(count: int, plies: int, seed: int = 27) -> list[str]:
 def position_cost(seconds: float, plies: int = 138) -> None:
     """Server CPU of ``GET /api/position`` with a ``plies``-move line (a new line each request:
     nothing cached helps), and what one client address can take of a core under the per-address
-    limit (``POSITIONS_PER_SECOND``, requests as fast as 4 connections send them).  Printed with
-    a one-move request (the game page's) and the do-nothing floor of the same run."""
-    from emergo.server.board.http import POSITIONS_PER_SECOND
+    limit (``POSITIONS_PER_SECOND``, a request counting once more each ``PLIES_A_REQUEST`` plies;
+    requests as fast as 4 connections send them).  Printed with a one-move request (the game
+    page's) and the do-nothing floor of the same run."""
+    from emergo.server.board.http import PLIES_A_REQUEST, POSITIONS_PER_SECOND
+
+    weight = 1 + plies // PLIES_A_REQUEST  # what a long line counts against the limit
+    long_rate = max(1, POSITIONS_PER_SECOND // weight - 2)  # a second, below the limit
+    short_rate = POSITIONS_PER_SECOND - 10
 
     folder = Path(tempfile.mkdtemp())
     port = free_port()
@@ -651,18 +656,18 @@ def position_cost(seconds: float, plies: int = 138) -> None:
             if time.monotonic() > deadline:
                 raise SystemExit("the position server did not start")
             time.sleep(0.1)
-        paced = int(seconds * (POSITIONS_PER_SECOND - 10))
+        paced = int(seconds * short_rate)
         lines = long_lines(paced + 1, plies)
         one = [line.split()[0] for line in lines]
 
-        def paced_cost(texts: list[str]) -> float:
-            """CPU seconds a request, sent below the limit (every answer a 200)."""
+        def paced_cost(texts: list[str], rate: int) -> float:
+            """CPU seconds a request, sent ``rate`` a second (every answer a 200)."""
             with httpx.Client(base_url=base) as c:
                 time.sleep(1.1)  # a fresh second of the limit
                 before = cpu_seconds(server.pid)
                 sent = 0.0
-                for text in texts:  # one at most each 1/(limit - 10) s, never a burst
-                    wait = sent + 1 / (POSITIONS_PER_SECOND - 10) - time.monotonic()
+                for text in texts:  # one at most each 1/rate s, never a burst
+                    wait = sent + 1 / rate - time.monotonic()
                     if wait > 0:
                         time.sleep(wait)
                     sent = time.monotonic()
@@ -671,8 +676,8 @@ def position_cost(seconds: float, plies: int = 138) -> None:
                         raise SystemExit(f"/api/position answered {r.status_code}: {r.text}")
                 return (cpu_seconds(server.pid) - before) / len(texts)
 
-        long_cost = paced_cost(lines[:paced])
-        short_cost = paced_cost(one[:paced])
+        long_cost = paced_cost(lines[: int(seconds * long_rate)], long_rate)
+        short_cost = paced_cost(one[:paced], short_rate)
         counts = {200: 0, 429: 0}
         lock = threading.Lock()
         stop = threading.Event()
@@ -707,9 +712,10 @@ def position_cost(seconds: float, plies: int = 138) -> None:
         f"/api/position, a new {plies}-ply line each request: {1000 * long_cost:.2f} ms of "
         f"server CPU ({long_cost / floor:.0f} x the do-nothing floor of {1000 * floor:.2f} ms; "
         f"one move: {1000 * short_cost:.2f} ms); one address as fast as it can: "
-        f"{counts[200] / elapsed:.0f} answers/s (limit {POSITIONS_PER_SECOND}), "
+        f"{counts[200] / elapsed:.0f} answers/s (limit {POSITIONS_PER_SECOND // weight} of these), "
         f"{counts.get(429, 0) / elapsed:.0f} 429s/s, {100 * spent / elapsed:.0f} % of a core "
-        f"(the limit allows an address {100 * POSITIONS_PER_SECOND * long_cost:.0f} %)",
+        f"(the limit allows an address {100 * POSITIONS_PER_SECOND / weight * long_cost:.0f} % "
+        f"with these, {100 * POSITIONS_PER_SECOND * short_cost:.0f} % with one-move requests)",
         flush=True,
     )
 

@@ -4,6 +4,7 @@ pages (``/api/geometry``, ``/api/position``), the Referrer-Policy that lets the 
 
 from __future__ import annotations
 
+import random
 import re
 from typing import Any
 
@@ -115,6 +116,36 @@ def test_positions_are_rate_limited(client: Any, monkeypatch: Any) -> None:
         client.get("/api/position", params={"pos": "hex w 12/12"}).status_code for _ in range(10)
     ]
     assert statuses[0] == 200 and 429 in statuses
+
+
+def test_a_long_line_counts_as_the_requests_it_costs(client: Any, monkeypatch: Any) -> None:
+    """A position after 60 plies costs the server as much as three one-move requests (issue 27,
+    finding 6): it counts so against the address's limit; a bad ``moves`` is still a 400."""
+    from emergo import Board
+    from emergo.server.board import http as online_board
+    from emergo.server.core import limits
+
+    plies = 2 * online_board.PLIES_A_REQUEST  # 1 + 2: three requests' worth
+    for seed in range(100):  # the first random game that lasts so long
+        rng, line, texts = random.Random(seed), Board(variant="7x7"), []
+        while len(texts) < plies and not line.is_game_over():
+            move = rng.choice(sorted(line.legal_moves, key=str))
+            texts.append(str(move))
+            line.push(move)
+        if len(texts) == plies:
+            break
+    assert len(texts) == plies
+    monkeypatch.setattr(online_board, "POSITIONS_PER_SECOND", 8)
+    monkeypatch.setattr(limits, "now", lambda: 1_800_000_000.5)  # every request in one second
+    long = {"pos": "7x7 w 8/8", "moves": " ".join(texts)}
+    statuses = [client.get("/api/position", params=long).status_code for _ in range(3)]
+    assert statuses == [200, 200, 429]  # 3 + 3, then 9 of 8
+    monkeypatch.setattr(limits, "now", lambda: 1_800_000_001.5)  # the next second
+    assert (
+        client.get("/api/position", params={"pos": "7x7 w 8/8", "moves": "c3"}).status_code == 200
+    )
+    bad = client.post("/api/position", json={"pos": "7x7 w 8/8", "moves": 5})
+    assert bad.status_code == 400 and "moves must be" in bad.json()["error"]
 
 
 def test_names_in_the_frame_are_escaped(site: Site) -> None:

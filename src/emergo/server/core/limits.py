@@ -106,7 +106,8 @@ class LocalLimiter:
         self._counts: dict[str, tuple[float, int]] = {}
         self._lock = threading.Lock()
 
-    def hit(self, action: str, who: str, limit: int, seconds: float) -> None:
+    def hit(self, action: str, who: str, limit: int, seconds: float, cost: int = 1) -> None:
+        """Count ``cost`` actions (a request that costs that many of the simplest one)."""
         t = now()
         window = math.floor(t / seconds) * seconds
         key = f"{action}:{who}"
@@ -114,7 +115,7 @@ class LocalLimiter:
             if len(self._counts) > 100_000:
                 self._counts = {k: v for k, v in self._counts.items() if v[0] == window}
             start, count = self._counts.get(key, (window, 0))
-            count = count + 1 if start == window else 1
+            count = count + cost if start == window else cost
             self._counts[key] = (window, count)
         if count > limit:
             raise RateLimited(action, window + seconds - t)
