@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.plugins.game_helpers import run_async
 from tests.plugins.servers import Server, httpx
 
 pytestmark = pytest.mark.system
@@ -111,7 +112,6 @@ def test_a_bad_proxy_stops_the_start_with_its_reason(tmp_path: Path) -> None:
 def _forwarded(proxies: tuple[str, ...], peer: str, *headers: bytes) -> str:
     """The client address the site sees through uvicorn's middleware as ``emergo serve`` sets
     it up, for a connection from ``peer`` with these ``X-Forwarded-For`` headers."""
-    import asyncio
 
     from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
@@ -128,7 +128,7 @@ def _forwarded(proxies: tuple[str, ...], peer: str, *headers: bytes) -> str:
         "client": (peer, 40000),
         "headers": [(b"x-forwarded-for", h) for h in headers],
     }
-    asyncio.run(middleware(scope, None, None))  # type: ignore[arg-type]
+    run_async(lambda: middleware(scope, None, None))  # type: ignore[arg-type]
     return seen[0]
 
 

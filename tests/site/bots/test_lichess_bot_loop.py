@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 
 from emergo.board import Board
+from tests.plugins.game_helpers import wait_for
 from tests.plugins.site import account
 
 requests = pytest.importorskip("requests", reason="requests (lichess-bot's HTTP) is not installed")
@@ -385,9 +386,10 @@ def test_matchmaking_and_a_restart_with_a_correspondence_game(site, live):
     other, _other = start(live, site, "other")
     other_events = other.get_event_stream()  # online from now on
     events = robo.get_event_stream()
+    # the server marks a bot online when it has opened the stream, a moment after the answer's
+    # headers: lichess-bot asks again at its next matchmaking round
+    wait_for(lambda: "other" in [b["username"] for b in robo.get_online_bots()], 60, "other online")
     online = robo.get_online_bots()
-    names = [b["username"] for b in online]
-    assert "other" in names
     opponent = next(b for b in online if b["username"] == "other")
     assert isinstance(opponent.get("perfs", {}), dict)
     assert not robo.get_public_data("other").get("blocking")
