@@ -11,10 +11,12 @@ from __future__ import annotations
 import contextlib
 import glob
 import os
+import queue
 import shutil
 import socket
 import subprocess
 import tempfile
+import threading
 from pathlib import Path
 
 
@@ -47,6 +49,7 @@ class Cluster:
         self.data = self.root / "data"
         self.port = free_port()
         self.as_root = os.geteuid() == 0
+        self._drops: queue.SimpleQueue[str] | None = None
         if self.as_root:
             shutil.chown(self.root, "postgres", "postgres")
         self._run("initdb", "-D", str(self.data), "-A", "trust", "-U", "postgres", "-E", "UTF8")
@@ -101,6 +104,22 @@ class Cluster:
 
         with psycopg.connect(self.url(), autocommit=True) as c:
             c.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+    def drop_later(self, name: str) -> None:
+        """Drop a database on a thread of the cluster's own, the caller going on at once: a drop
+        ends the database's connections and waits for their backends to exit (PostgreSQL looks
+        every tenth of a second), a quarter of a second of nothing after each test."""
+        if self._drops is None:
+            self._drops = queue.SimpleQueue()
+            threading.Thread(target=self._dropping, name="pg-drops", daemon=True).start()
+        self._drops.put(name)
+
+    def _dropping(self) -> None:
+        assert self._drops is not None
+        while True:
+            name = self._drops.get()
+            with contextlib.suppress(Exception):  # the cluster stopped meanwhile: nothing to drop
+                self.drop_database(name)
 
     def create_database(self, name: str, template: str | None = None) -> str:
         """A new database; its URL (``postgresql://...``, as ``--db`` takes it)."""

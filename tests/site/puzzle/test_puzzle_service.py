@@ -46,6 +46,15 @@ def a_puzzle(site: Site, long: bool = False) -> Puzzle:
 
 
 def test_the_shipped_set_is_imported_once(site: Site) -> None:
+    from sqlalchemy import delete, func, select
+
+    from emergo.server.core import models as m
+
+    with site.db.write() as tx:  # the tests' template holds them (tests/plugins/site.py)
+        tx.execute(delete(m.puzzles))
+        tx.execute(delete(m.puzzle_imports))
+    with site.db.read() as c:
+        assert c.execute(select(func.count()).select_from(m.puzzles)).scalar_one() == 0
     assert site.puzzles.ensure_shipped() == sum(SHIPPED.values())
     assert site.puzzles.counts() == {v: n for v, n in SHIPPED.items() if n}
     # another process (a new service on the same database) finds it imported

@@ -229,8 +229,27 @@ class PgBus(Bus):
     def stop(self) -> None:
         self._stopping.set()
         if self._thread is not None:
+            self._wake_listener()
             self._thread.join(5)
         super().stop()
+
+    @property
+    def _wake(self) -> str:
+        """This process's own channel, heard by its listener alone: a stop wakes it there."""
+        return f"{CHANNEL}_wake_{self._origin}"
+
+    def _wake_listener(self) -> None:
+        """Wake the listener out of its wait (else it sees the stop within its half second:
+        every stop of a server, and of each test's app, waited for it)."""
+        import psycopg
+
+        if not self.listening.is_set():
+            return
+        try:
+            with psycopg.connect(self._dsn, autocommit=True, connect_timeout=2) as connection:
+                connection.execute(f"NOTIFY {self._wake}")
+        except psycopg.Error:  # the database away: the listener's timeout still ends it
+            pass
 
     def _listen(self) -> None:
         import psycopg
@@ -241,6 +260,7 @@ class PgBus(Bus):
             try:
                 with psycopg.connect(self._dsn, autocommit=True) as connection:
                     connection.execute(f"LISTEN {CHANNEL}")
+                    connection.execute(f"LISTEN {self._wake}")
                     if not first:  # notifications may have been lost while reconnecting
                         self.lost()
                     self.listening.set()
@@ -248,6 +268,8 @@ class PgBus(Bus):
                     while not self._stopping.is_set():
                         # each as it arrives; the timeout only lets the loop see a stop
                         for note in connection.notifies(timeout=0.5):
+                            if note.channel != CHANNEL:  # this process's wake: a stop
+                                break
                             topic, _, rest = note.payload.partition("|")
                             origin, _, payload = rest.partition("|")
                             if origin != self._origin:  # this process's: delivered already
