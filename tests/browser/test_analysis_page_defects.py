@@ -375,6 +375,7 @@ def test_31_3_the_position_box_shows_the_position_shown_survives_a_reload_and_en
     enter(page, "c4")
     expect(box).to_have_value("7x7 b 7/8 c4:w")  # the position shown, not the start
     enter(page, "e5")
+    expect(moves(page)).to_have_count(2)  # e5 shown (else "back" goes back from c4)
     page.click("#back")
     expect(box).to_have_value("7x7 b 7/8 c4:w")
     page.reload()
