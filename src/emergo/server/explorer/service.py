@@ -193,7 +193,9 @@ class Explorer:
         counts and the delete of the marks kept its counts and lost its mark, and the rebuild
         counted it a second time."""
         _check_source(source)
-        tables = (m.explorer_moves, m.explorer_games, m.explorer_indexed)
+        # in the order a game's end takes them (its marks, its counts, its lists): locked in
+        # another order, the clear and an ending game each held a table the other waited for
+        tables = (m.explorer_indexed, m.explorer_moves, m.explorer_games)
         with self.db.write() as tx:
             if self.db.postgres:
                 names = ", ".join(t.name for t in tables)
