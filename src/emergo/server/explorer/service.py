@@ -34,7 +34,7 @@ from sqlalchemy.engine import Connection
 from emergo import round as rnd
 from emergo.board import Board
 from emergo.server.core import models as m
-from emergo.server.core.db import Database, Tx, now
+from emergo.server.core.db import Database, Tx, now, unavailable
 from emergo.server.explorer.index import (
     PLY_LIMIT,
     SOURCES,
@@ -87,7 +87,9 @@ class Explorer:
         try:
             with tx.connection.begin_nested():
                 self.add(tx, [game])
-        except Exception:
+        except Exception as e:
+            if tx.connection.invalidated and unavailable(e):
+                raise  # the connection lost: the game's end fails whole (a 503, no traceback)
             log.exception("the explorer could not count game %s", game.id)
 
     def add(self, tx: Tx, games: Sequence[Game], t: float | None = None) -> int:
