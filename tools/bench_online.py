@@ -430,16 +430,7 @@ def measure(
             )
             bases.append(f"http://127.0.0.1:{port}")
         for base in bases:
-            deadline = time.monotonic() + 60
-            while True:
-                try:
-                    if httpx.get(f"{base}/api/health", timeout=1).status_code == 200:
-                        break
-                except httpx.HTTPError:
-                    pass
-                if time.monotonic() > deadline:
-                    raise SystemExit(f"the server at {base} did not start")
-                time.sleep(0.1)
+            wait_healthy(base)
         stats = Stats()
         stop = threading.Event()
         threads = [
@@ -625,6 +616,20 @@ def long_lines(count: int, plies: int, seed: int = 27) -> list[str]:
     return out
 
 
+def wait_healthy(base: str) -> None:
+    """Wait (at most a minute) for the server at ``base`` to answer its health check."""
+    deadline = time.monotonic() + 60
+    while True:
+        try:
+            if httpx.get(f"{base}/api/health", timeout=1).status_code == 200:
+                return
+        except httpx.HTTPError:
+            pass
+        if time.monotonic() > deadline:
+            raise SystemExit(f"the server at {base} did not start")
+        time.sleep(0.1)
+
+
 def position_cost(seconds: float, plies: int = 138) -> None:
     """Server CPU of ``GET /api/position`` with a ``plies``-move line (a new line each request:
     nothing cached helps), and what one client address can take of a core under the per-address
@@ -646,16 +651,7 @@ def position_cost(seconds: float, plies: int = 138) -> None:
     )
     base = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                if httpx.get(f"{base}/api/health", timeout=1).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            if time.monotonic() > deadline:
-                raise SystemExit("the position server did not start")
-            time.sleep(0.1)
+        wait_healthy(base)
         paced = int(seconds * short_rate)
         lines = long_lines(paced + 1, plies)
         one = [line.split()[0] for line in lines]
