@@ -199,9 +199,10 @@ def test_comments_and_marks_are_kept_in_studies_and_records(page: Any, server: s
     expect(page.locator("#moves .comment")).to_have_text("the quiet way")
     # in the study: another reply to c4 (a variation), saved by itself
     page.click("#moves button[data-ply='1']")
-    # at the position after c4 (e3 is a White entry after e5 too: a click before the board
-    # moved would play on, not branch)
+    # at the position after c4, shown (the cursor moves at once, the board when its position
+    # came; e3 is a White entry after e5 too: a click before the board moved would play on)
     expect(page.locator("#moves button.current")).to_have_attribute("data-ply", "1")
+    expect(page.locator("#pos-text")).to_have_value("7x7 b 7/8 c4:w")
     page.mouse.click(*centre(page.locator("#board .dest.entry[data-square='e3']")))
     expect(page.locator("#moves .variation")).to_have_count(1)
     page.wait_for_selector("html[data-study='saved']")

@@ -53,6 +53,7 @@ def test_a_nested_variation_tree_made_by_clicks(page: Any, server: str) -> None:
     # back to 1. c4 and another reply: a variation of the main line, under the move it replaces
     page.click("#moves button[data-ply='1']")
     expect(current(page)).to_have_text("c4")
+    expect(page.locator("#pos-text")).to_have_value("7x7 b 7/8 c4:w")  # and its position shown
     enter(page, "e3")
     expect(current(page)).to_have_text("e3")
     assert moves(page, "#moves button.main") == ["c4", "e5", "b3", "d5"]  # the main line stays

@@ -18,7 +18,7 @@ import pytest
 from emergo.server.core.config import Config
 from emergo.server.site import Site
 from tests.plugins.commands import admin
-from tests.plugins.game_helpers import Player, legal_texts, new_game
+from tests.plugins.game_helpers import Player, legal_texts, new_game, wait_for
 from tests.plugins.servers import Server
 from tests.plugins.site import FAST
 
@@ -70,10 +70,13 @@ def test_backup_while_the_server_plays_then_restore(tmp_path):
 
         worker = threading.Thread(target=play, daemon=True)
         worker.start()
-        while len(played) < 5:
-            threading.Event().wait(0.05)
+        wait_for(lambda: len(played) >= 5, 60, "five moves")
         copies = []
         for n in range(3):
+            # a move between the backups: each copy is taken while games go on (an in-process
+            # backup takes a moment; three could fall between two moves)
+            moved = len(played)
+            wait_for(lambda: len(played) > moved, 60, "a move before the backup")
             copy = tmp_path / f"backup-{n}.sqlite3"
             done = admin(str(db), "backup", str(copy))
             assert done.returncode == 0, done.stderr
