@@ -76,7 +76,7 @@ def test_backup_while_the_server_plays_then_restore(tmp_path):
             # a move between the backups: each copy is taken while games go on (an in-process
             # backup takes a moment; three could fall between two moves)
             moved = len(played)
-            wait_for(lambda: len(played) > moved, 60, "a move before the backup")
+            wait_for(lambda moved=moved: len(played) > moved, 60, "a move before the backup")
             copy = tmp_path / f"backup-{n}.sqlite3"
             done = admin(str(db), "backup", str(copy))
             assert done.returncode == 0, done.stderr
