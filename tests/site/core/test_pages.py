@@ -8,6 +8,8 @@ import random
 import re
 from typing import Any
 
+import pytest
+
 from emergo.server.site import Site
 from tests.plugins.game_helpers import new_game
 from tests.plugins.site import account
@@ -118,23 +120,28 @@ def test_positions_are_rate_limited(client: Any, monkeypatch: Any) -> None:
     assert statuses[0] == 200 and 429 in statuses
 
 
-def test_a_long_line_counts_as_the_requests_it_costs(client: Any, monkeypatch: Any) -> None:
-    """A position after 60 plies costs the server as much as three one-move requests (issue 27,
-    finding 6): it counts so against the address's limit; a bad ``moves`` is still a 400."""
+def _line(plies: int) -> list[str]:
+    """The first random 7x7 game (by seed) that lasts ``plies`` plies: its moves."""
     from emergo import Board
-    from emergo.server.board import http as online_board
-    from emergo.server.core import limits
 
-    plies = 2 * online_board.PLIES_A_REQUEST  # 1 + 2: three requests' worth
-    for seed in range(100):  # the first random game that lasts so long
+    for seed in range(100):
         rng, line, texts = random.Random(seed), Board(variant="7x7"), []
         while len(texts) < plies and not line.is_game_over():
             move = rng.choice(sorted(line.legal_moves, key=str))
             texts.append(str(move))
             line.push(move)
         if len(texts) == plies:
-            break
-    assert len(texts) == plies
+            return texts
+    raise AssertionError(f"no random game of {plies} plies")
+
+
+def test_a_long_line_counts_as_the_requests_it_costs(client: Any, monkeypatch: Any) -> None:
+    """A position after 60 plies costs the server as much as three one-move requests (issue 27,
+    finding 6): it counts so against the address's limit; a bad ``moves`` is still a 400."""
+    from emergo.server.board import http as online_board
+    from emergo.server.core import limits
+
+    texts = _line(2 * online_board.PLIES_A_REQUEST)  # 1 + 2: three requests' worth
     monkeypatch.setattr(online_board, "POSITIONS_PER_SECOND", 8)
     monkeypatch.setattr(limits, "now", lambda: 1_800_000_000.5)  # every request in one second
     long = {"pos": "7x7 w 8/8", "moves": " ".join(texts)}
@@ -146,6 +153,31 @@ def test_a_long_line_counts_as_the_requests_it_costs(client: Any, monkeypatch: A
     )
     bad = client.post("/api/position", json={"pos": "7x7 w 8/8", "moves": 5})
     assert bad.status_code == 400 and "moves must be" in bad.json()["error"]
+
+
+@pytest.mark.parametrize(
+    "path", ["/api/move", "/api/tablebase", "/api/record/export", "/api/position"]
+)
+def test_every_request_that_replays_a_line_counts_against_one_limit(
+    client: Any, monkeypatch: Any, path: str
+) -> None:
+    """The analysis board's moves, tables and records replay the line they are sent as a
+    position request does (a 333-ply line is 17 ms of CPU): one limit of the address counts
+    them all by their plies, so no endpoint is a way round it."""
+    from emergo.server.board import http as online_board
+    from emergo.server.core import limits
+
+    texts = _line(2 * online_board.PLIES_A_REQUEST + 1)  # 3 requests' worth, then a move
+    monkeypatch.setattr(online_board, "POSITIONS_PER_SECOND", 8)
+    monkeypatch.setattr(limits, "now", lambda: 1_800_000_000.5)  # every request in one second
+    line = {"pos": "7x7 w 8/8", "moves": texts[:-1]}
+    position = client.post("/api/position", json=line)
+    assert position.status_code == 200
+    last = {**line, "text": texts[-1]}  # /api/move plays a move after the line
+    assert client.post(path, json=last).status_code == 200  # 3 + 3 of 8
+    refused = client.post(path, json=last)
+    assert refused.status_code == 429 and "too many positions" in refused.json()["error"]
+    assert refused.headers["retry-after"] == "1"
 
 
 def test_names_in_the_frame_are_escaped(site: Site) -> None:

@@ -34,6 +34,7 @@ from emergo.board import Board
 from emergo.search import Limit
 from emergo.server.analysis.engine import Analyst, backend_for, review_data, tablebase_data
 from emergo.server.analysis.trees import tree_data
+from emergo.server.board.http import count_line, replayed
 from emergo.server.board.positions import (
     JSON,
     RequestError,
@@ -66,6 +67,11 @@ async def searching(request: Request) -> None:
 
 async def api_move(request: Request) -> Response:
     data = await fields_of(request)
+    count_line(request, data)
+    return JSONResponse(await asyncio.to_thread(_move_answer, data))
+
+
+def _move_answer(data: JSON) -> JSON:
     board = board_of(data)
     ended = board.outcome()
     if ended is not None:
@@ -76,15 +82,15 @@ async def api_move(request: Request) -> Response:
     board.push(move)
     out = position_data(board)
     out["move"] = played
-    return JSONResponse(out)
+    return out
 
 
 async def api_analyse(request: Request) -> Response:
     data = await fields_of(request)
-    board = board_of(data)
     site = site_of(request)
     limit, multipv = site.analysis.limit(data, stream=False)
     await searching(request)
+    board = await replayed(request, data)
     if board.outcome() is not None:
         return JSONResponse({"position": board.position(), "lines": [], "over": True})
     analyst = Analyst(site.analysis)
@@ -109,7 +115,7 @@ async def api_tablebase(request: Request) -> Response:
     tables or once the game is over; ``missing`` says how to build the table the position needs
     when that is why (a 3-column table not built yet)."""
     data = await fields_of(request) if request.method == "POST" else dict(request.query_params)
-    board = board_of(data)
+    board = await replayed(request, data)
     return JSONResponse(await asyncio.to_thread(_tablebase_answer, board))
 
 
@@ -205,7 +211,7 @@ async def api_record_export(request: Request) -> Response:
     data = await fields_of(request)
     if "tree" in data:
         return JSONResponse({"text": await asyncio.to_thread(_write_tree, data)})
-    board = board_of(data)
+    board = await replayed(request, data)
     tags = data.get("tags") or {}
     if not isinstance(tags, dict) or not all(
         isinstance(k, str) and isinstance(v, str) and len(k) < 64 and len(v) < 1000
@@ -285,6 +291,8 @@ def review_request(data: JSON) -> tuple[Board, float, Any]:
 
 async def api_review(request: Request) -> Response:
     """``POST /api/review {"pos", "moves", "time": seconds a position (<= 2), "names"}``."""
-    board, seconds, names = review_request(await fields_of(request))
+    data = await fields_of(request)
     await searching(request)
+    count_line(request, data)
+    board, seconds, names = await asyncio.to_thread(review_request, data)
     return JSONResponse(await site_of(request).analysis.run(review, board, seconds, names))

@@ -35,10 +35,11 @@ from emergo.board import Board
 from emergo.search import Limit
 from emergo.server.analysis.engine import Analyst, backend_for, review_data
 from emergo.server.analysis.http import review_request
+from emergo.server.board.http import count_line, replayed
 from emergo.server.board.positions import JSON, RequestError
 from emergo.server.core.auth import site_of
 from emergo.server.core.errors import SiteError
-from emergo.server.core.inputs import board_of, parse_json
+from emergo.server.core.inputs import parse_json
 from emergo.server.core.limits import Credits
 from emergo.server.core.sockets import (
     Outbox,
@@ -140,8 +141,8 @@ async def analyse_socket(ws: WebSocket) -> None:
         if kind == "stop":
             analyst.stop()
             return
-        board = board_of(data)
         limit, multipv = site.analysis.limit(data, stream=True)  # checked before stopping
+        board = await replayed(ws, data)
         if board.outcome() is not None:
             raise RequestError("the game is over: nothing to analyse", kind="over")
         if task is not None and not task.done():
@@ -209,7 +210,8 @@ async def review_socket(ws: WebSocket) -> None:
         if task is not None and not task.done():
             raise RequestError("a review is running: stop it first")
         site.analysis.check()
-        board, seconds, names = review_request(data)
+        count_line(ws, data)
+        board, seconds, names = await asyncio.to_thread(review_request, data)
         halt = threading.Event()
         task = asyncio.ensure_future(run(board, seconds, names, data.get("id"), out))
 

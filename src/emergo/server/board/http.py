@@ -7,6 +7,11 @@ texts, and the reasons vacant squares cannot be entered -- the local app's
 before a move and that one move (``pos=R22&moves=d4``), so a request replays one ply, or with the
 game's start position and all its moves after a takeback or a reload.
 
+Every request that replays a line (this module's, the analysis board's moves, analyses,
+tables, reviews and records) is counted against one limit per client address, by the plies it
+replays (:func:`count_line`), and replays it off the event loop (:func:`replayed`): a 333-ply
+line is 17 ms of CPU, which on the loop would hold every other game of the process.
+
 ``GET /api/geometry?variant=9x9`` and ``GET /api/position?pos=...&moves=...`` are public (a
 spectator signed out sees the board too), cacheable (a position's answer never changes), computed
 off the event loop, and counted per client address in this process (:data:`POSITIONS_PER_SECOND`).
@@ -17,11 +22,18 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from starlette.requests import Request
+from starlette.requests import HTTPConnection, Request
 from starlette.responses import JSONResponse, Response
 
+from emergo.board import Board
 from emergo.geometry import VARIANTS, geometry
-from emergo.server.board.positions import RequestError, geometry_data, line_data, position_data
+from emergo.server.board.positions import (
+    JSON,
+    RequestError,
+    geometry_data,
+    line_data,
+    position_data,
+)
 from emergo.server.core.auth import ApiError, client_address, fields_of, site_of
 from emergo.server.core.inputs import board_of
 
@@ -35,6 +47,32 @@ for one move, 10.7 ms for a new 138-ply line, each ply about 0.064 ms): a reques
 and once more for each of these.  An address is held so to about an eighth of a core, whatever
 lines it sends, not half a core with the longest."""
 CACHE = {"cache-control": "public, max-age=86400"}
+
+
+def count_line(conn: HTTPConnection, data: JSON) -> None:
+    """A request replaying ``data``'s ``moves``, counted against its client address's position
+    limit (:data:`POSITIONS_PER_SECOND`): once, and once more for each :data:`PLIES_A_REQUEST`
+    plies; 429 past it.  Local mode's one player is not counted."""
+    site = site_of(conn)
+    if site.config.local:
+        return
+    moves = data.get("moves")
+    plies = (
+        len(moves.split())
+        if isinstance(moves, str)
+        else len(moves)
+        if isinstance(moves, list)
+        else 0
+    )
+    cost = 1 + plies // PLIES_A_REQUEST
+    site.local_limits.hit("positions", client_address(conn), POSITIONS_PER_SECOND, 1, cost)
+
+
+async def replayed(conn: HTTPConnection, data: JSON) -> Board:
+    """The board of a request's ``pos`` and ``moves`` (:func:`board_of`), counted
+    (:func:`count_line`) and replayed in a worker thread."""
+    count_line(conn, data)
+    return await asyncio.to_thread(board_of, data)
 
 
 async def geometry_json(request: Request) -> Response:
@@ -56,21 +94,9 @@ async def position_json(request: Request) -> Response:
     """``GET /api/position?pos=R22&moves=TEXT TEXT``: the position after the moves, with its
     legal moves as routes and the moves' data (``line``).  ``POST`` with the same fields as JSON
     (a long line: the analysis board's) answers the board's squares too (``geometry``)."""
-    site = site_of(request)
     post = request.method == "POST"
     data = await fields_of(request) if post else dict(request.query_params)
-    if not site.config.local:  # local mode's one player is not counted
-        moves = data.get("moves")
-        plies = (
-            len(moves.split())
-            if isinstance(moves, str)
-            else len(moves)
-            if isinstance(moves, list)
-            else 0
-        )
-        cost = 1 + plies // PLIES_A_REQUEST
-        who = client_address(request)
-        site.local_limits.hit("positions", who, POSITIONS_PER_SECOND, 1, cost)
+    count_line(request, data)
     try:
         out = await asyncio.to_thread(_position, data)
     except RequestError as e:
