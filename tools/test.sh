@@ -6,6 +6,29 @@
 # C kernel.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# The suite starts a thousand Python processes (commands, servers, bots): with the bytecode
+# cache off (PYTHONDONTWRITEBYTECODE, set in some containers) each compiled the sources it
+# imports again, 0.45 s of CPU a server and 0.2 s a command.
+unset PYTHONDONTWRITEBYTECODE
+# The install without a C compiler and its tests, then the kernel under the sanitizers, run
+# beside everything else at a low priority (nice 15): the installs and the type check below
+# use one core of two, the suite's tests often wait (servers, browsers, clocks), and these fill
+# the other then; one after the other they took 20 minutes on the 2-core machines.  Their
+# output is shown once the suite is done.  The sanitizers' build needs this install's
+# environment: it waits for $installed.
+beside="$(mktemp "${TMPDIR:-/tmp}/emergo-beside.XXXXXX")"
+installed="$beside.installed"
+# a process group of its own (setsid), so that a failed or interrupted run stops all of it
+setsid nice -n 15 bash -c '
+  set -euo pipefail
+  echo "== install without a C compiler, then the tests there (the kernel'"'"'s tests skip)"
+  bash tools/no_compiler.sh
+  while [ ! -e "$1" ]; do sleep 1; done
+  if [ -f tools/sanitize.sh ]; then
+    echo "== kernel under -fsanitize=address,undefined"; bash tools/sanitize.sh
+  fi' beside "$installed" >"$beside" 2>&1 &
+beside_pid=$!
+trap 'kill -- -"$beside_pid" 2>/dev/null || true; rm -f "$beside" "$installed"' EXIT
 python3 -m venv .venv
 # The kernel is optional for users (setup.py installs without it when it cannot be built);
 # here it must build, and the kernel's tests must run, not skip.
@@ -17,6 +40,7 @@ export EMERGO_TEST_SCALE="${EMERGO_TEST_SCALE:-full}"
 # real local cluster (tests/system/test_ray.py); examples: torch==2.13.0, the CPU build (a local wheel on
 # the development machines; about 35 s), for the worked example's test (tests/system/test_examples.py)
 .venv/bin/python -m pip install -q -e '.[test,webtest,rl,ray,examples]'
+touch "$installed"
 # The web app's browser tests drive the system's Chromium (playwright downloads no browser).
 if [ ! -x /usr/bin/chromium ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
   echo "== installing chromium for the browser tests"
@@ -43,21 +67,6 @@ if ! command -v npm >/dev/null && [ "$(id -u)" = 0 ] && command -v apt-get >/dev
   apt-get update -q >/dev/null && apt-get install -y -q nodejs npm >/dev/null
 fi
 (cd frontend && npm ci --no-audit --no-fund --loglevel=error && npm run --silent check && npm test)
-# The install without a C compiler and its tests, then the kernel under the sanitizers, run
-# beside the suite at a low priority (nice 15): the suite's tests often wait (servers, browsers,
-# clocks) and these fill the cores then; one after the other they took 20 minutes on the 2-core
-# machines, 3-4 of them after the suite.  Their output is shown once the suite is done.
-beside="$(mktemp "${TMPDIR:-/tmp}/emergo-beside.XXXXXX")"
-# a process group of its own (setsid), so that a failed or interrupted run stops all of it
-setsid nice -n 15 bash -c '
-  set -euo pipefail
-  echo "== install without a C compiler, then the tests there (the kernel'"'"'s tests skip)"
-  bash tools/no_compiler.sh
-  if [ -f tools/sanitize.sh ]; then
-    echo "== kernel under -fsanitize=address,undefined"; bash tools/sanitize.sh
-  fi' >"$beside" 2>&1 &
-beside_pid=$!
-trap 'kill -- -"$beside_pid" 2>/dev/null || true; rm -f "$beside"' EXIT
 # Two workers, a test file each at a time (the browser and PostgreSQL fixtures are per file or per
 # worker): the suite takes about half the time of one process on the 2-core machines.  All of it:
 # the fast loop's tests at full scale, the browser's (tests/browser) and the real processes'

@@ -1,11 +1,11 @@
 """The batched C environment (emergo.kernel.BatchEnv) against the Python reference emergo.envs.
 
-Thousands of seeded games per variant drive both at once: random legal actions chosen by a
+Hundreds of seeded games per variant drive both at once: random legal actions chosen by a
 seeded Python RNG from the reference's mask, and at every step the observation planes (byte
 for byte), the mask, the reward, the done flags and the player to move must agree.  Then the
 pinned SHA-256 of the oracle games (tests/test_envs.py) is reproduced from the C side.
 
-``EMERGO_BATCHENV_GAMES`` sets the games per variant (tools/sanitize.sh runs fewer; 1000 in the
+``EMERGO_BATCHENV_GAMES`` sets the games per variant (tools/sanitize.sh runs fewer; 400 in the
 full run, EMERGO_TEST_SCALE=full; 64 in the fast loop, a game a slot).
 Skipped unless the optional extra ``rl`` is installed.
 """
@@ -35,7 +35,7 @@ from emergo.envs import emergo_v0  # noqa: E402
 from emergo.envs.actions import action_space  # noqa: E402
 from emergo.kernel import BatchEnv  # noqa: E402
 
-GAMES = int(os.environ.get("EMERGO_BATCHENV_GAMES", scaled(1000, 64)))
+GAMES = int(os.environ.get("EMERGO_BATCHENV_GAMES", scaled(400, 64)))
 PARALLEL = 64
 SEEDS = {"9x9": 9, "7x7": 7, "hex": 37}
 

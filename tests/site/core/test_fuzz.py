@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from sqlalchemy import func, select
 
 from emergo.server.core import models as m
-from emergo.server.core.config import Config
+from emergo.server.core.config import AnalysisSettings, Config
 from emergo.server.openapi import describe
 from emergo.server.site import Site
 from tests.plugins.game_helpers import Player, new_game
@@ -27,7 +27,10 @@ schemathesis = pytest.importorskip("schemathesis")
 @pytest.fixture(scope="module")
 def fuzz_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
     db = tmp_path_factory.mktemp("fuzz") / "site.sqlite3"
-    site = Site.open(Config(db=str(db), allow_hosts=("testserver",), **FAST))
+    # searches of a tenth of a second at most: the fuzz looks for failures, not lines (an
+    # example asking for longer is refused, a path of its own)
+    analysis = AnalysisSettings(max_seconds=0.1)
+    site = Site.open(Config(db=str(db), allow_hosts=("testserver",), analysis=analysis, **FAST))
     yield site
     site.close()
 
