@@ -9,9 +9,10 @@ is lost on time within about :data:`SWEEP` seconds of the flag even when no one 
 whichever processes are running; a move that arrives after the flag and before the sweep is
 turned into the loss on time by the round itself.
 
-Every :data:`~emergo.server.round.service.HEARTBEAT` seconds a process writes its own heartbeat (the
-restart rule's measure of downtime) and its players' presence; every :data:`HOUSEKEEPING`
-seconds it expires challenges and deletes old rate-limit windows, user events and sessions.
+Every :data:`~emergo.server.round.processes.HEARTBEAT` seconds a process writes its own
+heartbeat (the restart rule's measure of downtime) and its players' presence; every
+:data:`HOUSEKEEPING` seconds it expires challenges and deletes old rate-limit windows, user
+events and sessions.
 Every :data:`EVENTS` seconds it sweeps the tournaments' timers
 (:meth:`emergo.server.tournament.director.Director.sweep`: starts, pairing passes, rounds, ends).
 """
@@ -30,6 +31,7 @@ from sqlalchemy import delete
 
 from emergo.server.core import models as m
 from emergo.server.core.db import now
+from emergo.server.round import processes
 
 if TYPE_CHECKING:
     from emergo.server.challenge.service import Challenges
@@ -88,8 +90,6 @@ class Periodic:
             self._task = None
 
     async def _run(self) -> None:
-        from emergo.server.round.service import HEARTBEAT
-
         site = self.site
         next_beat = next_house = next_alarms = next_mail = next_events = 0.0
         while True:
@@ -99,7 +99,7 @@ class Periodic:
                 next_events = t + EVENTS
                 await self._safely("the tournaments", site.director.sweep)
             if t >= next_beat:
-                next_beat = t + HEARTBEAT
+                next_beat = t + processes.HEARTBEAT
                 keys = list(site.presence.local)
                 crowds = dict(site.presence.watchers)
                 await self._safely("the heartbeat", functools.partial(self._beat, keys, crowds))
@@ -116,7 +116,7 @@ class Periodic:
 
     def _beat(self, keys: list[tuple[str, int]], crowds: dict[str, int]) -> None:
         if self.site.process_id is not None:
-            self.site.rounds.heartbeat(self.site.process_id)
+            processes.heartbeat(self.site.rounds, self.site.process_id)
         self.site.presence.beat(keys, crowds, self.site.process_id)
 
     async def _safely(self, what: str, work: Callable[[], object]) -> None:

@@ -42,6 +42,7 @@ from emergo.server.periodic import Periodic
 from emergo.server.puzzle.service import Puzzles
 from emergo.server.relation.service import Relations, followers
 from emergo.server.report.service import Reports
+from emergo.server.round import processes
 from emergo.server.round.commands import make_command
 from emergo.server.round.presence import Presence
 from emergo.server.round.service import GameError, Played, Rounds, control_of
@@ -181,7 +182,7 @@ class Site:
             ThreadPoolExecutor(workers(self.config), thread_name_prefix="emergo-db")
         )
         self.bus.start(loop)
-        self.process_id = self.rounds.register_process()
+        self.process_id = processes.register(self.rounds)
         self._periodic = Periodic(self)
         self._periodic.start()
         loop.run_in_executor(None, self.puzzles.start_import)  # issue 29
@@ -212,7 +213,7 @@ class Site:
             await self._periodic.stop()
         if self.process_id is not None:
             await asyncio.to_thread(
-                self.rounds.unregister_process, self.process_id, self.stopping_at
+                processes.unregister, self.rounds, self.process_id, self.stopping_at
             )
         self.bus.stop()
 

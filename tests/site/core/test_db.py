@@ -19,7 +19,8 @@ from emergo.server.core import models as m
 from emergo.server.core.bus import LocalBus, PgBus
 from emergo.server.core.config import Config
 from emergo.server.core.db import SCHEMA_HEAD, Database, SchemaError
-from emergo.server.round.service import DOWNTIME
+from emergo.server.round import processes
+from emergo.server.round.processes import DOWNTIME
 from emergo.server.site import Site
 from tests.plugins.game_helpers import Player, new_game, run_async
 from tests.plugins.site import FAST, account, pg_database
@@ -229,14 +230,14 @@ def test_the_restart_rule_gives_the_downtime_back(site, client, players):
         )
         tx.execute(update(m.games).values(state=shifted.to_json()))
     assert shifted.clock.remaining(True, time.time()) < 300 - down + 5
-    site.rounds.register_process()
+    processes.register(site.rounds)
     after = site.rounds.get(game).state
     assert after.version == before.version + 1
     left = after.clock.remaining(True, time.time())
     assert 295 < left <= 300, left  # charged for the seconds served, not the downtime
     assert site.rounds.events_after(game, before.version)[0][1][0]["t"] == "timeGiven"
     # a process that starts while another runs gives nothing
-    site.rounds.register_process()
+    processes.register(site.rounds)
     assert site.rounds.get(game).state.version == after.version
 
 
@@ -250,11 +251,11 @@ def test_a_clean_stop_of_every_process_gives_back_even_a_short_downtime(site, cl
     stopped = time.time() - down
     with site.db.write() as tx:
         tx.execute(delete(m.processes))
-    one = site.rounds.register_process()
-    two = site.rounds.register_process()
-    site.rounds.unregister_process(one, stopped - 1)
+    one = processes.register(site.rounds)
+    two = processes.register(site.rounds)
+    processes.unregister(site.rounds, one, stopped - 1)
     # one process stopped, the other may still serve: nothing given
-    site.rounds.register_process()
+    processes.register(site.rounds)
     assert site.rounds.get(game).state.version == before.version
     with site.db.write() as tx:
         tx.execute(delete(m.processes).where(m.processes.c.id.not_in([one, two])))
@@ -262,8 +263,8 @@ def test_a_clean_stop_of_every_process_gives_back_even_a_short_downtime(site, cl
             before, clock=dataclasses.replace(before.clock, since=before.clock.since - down)
         )
         tx.execute(update(m.games).values(state=shifted.to_json()))
-    site.rounds.unregister_process(two, stopped)  # the last to stop: the site served till then
-    site.rounds.register_process()
+    processes.unregister(site.rounds, two, stopped)  # the last to stop: the site served till then
+    processes.register(site.rounds)
     after = site.rounds.get(game).state
     assert after.version == before.version + 1
     given = site.rounds.events_after(game, before.version)[0][1][0]
@@ -280,9 +281,9 @@ def test_a_turn_begun_after_the_stop_gets_back_no_more_than_it_ran(site, client,
     game, before = _white_to_move_on_the_clock(site, players)
     with site.db.write() as tx:
         tx.execute(delete(m.processes))
-    one = site.rounds.register_process()
-    site.rounds.unregister_process(one, before.clock.since - 5)  # 5 s before White's turn
-    site.rounds.register_process()
+    one = processes.register(site.rounds)
+    processes.unregister(site.rounds, one, before.clock.since - 5)  # 5 s before White's turn
+    processes.register(site.rounds)
     after = site.rounds.get(game).state
     given = site.rounds.events_after(game, before.version)[0][1][0]
     assert given["t"] == "timeGiven" and given["seconds"] < 5, given
@@ -303,7 +304,7 @@ def test_two_processes_starting_at_once_give_the_time_back_once(site, db_url, cl
 
         def register(rounds):
             start.wait(10)
-            rounds.register_process()
+            processes.register(rounds)
 
         threads = [
             threading.Thread(target=register, args=(r,)) for r in (site.rounds, other.rounds)
@@ -343,7 +344,7 @@ def test_a_stopping_process_flags_no_one_for_time_past_its_stop(site, client, pl
 
 
 def test_begin_stop_marks_when_the_site_stopped_serving(site):
-    site.process_id = site.rounds.register_process()
+    site.process_id = processes.register(site.rounds)
     site.begin_stop()
     assert site.stopping_at is not None
     run_async(site.stop)

@@ -32,13 +32,8 @@ carry it.  A version's events go to every process in its notification
 (:mod:`emergo.server.round.cache`); a version that is not just a move is kept in ``game_events``
 too (a move's is its row of ``moves``), and a client that sees a gap gets the whole state again.
 
-**The restart rule.**  The clocks are timestamps, so a game whose processes all stopped would
-charge the player to move for the downtime.  When a server starts and no process has been alive
-for :data:`DOWNTIME` seconds or more (``processes`` heartbeats), every live game in progress
-gets the downtime back on the clock that was running (and its timer row moves with it), as
-lichess gives time back after a restart; correspondence and unlimited games are not touched.
-One process alone gives it, under a lock.  A turn that began within the downtime gets back only
-what it ran, and a process that stopped serving flags no one for a moment past it
+**The restart rule** (:mod:`emergo.server.round.processes`): the clocks get back the time no
+process served; a process that stopped serving flags no one for a moment past it
 (:attr:`Rounds.served_until`).
 """
 
@@ -46,9 +41,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
-import os
 import secrets
-import socket
 import string
 import threading
 from collections.abc import Callable, Sequence
@@ -76,15 +69,7 @@ __all__ = ["GameError", "GameView", "Played", "Rounds", "Seats", "color_name"]
 log = logging.getLogger(__name__)
 
 
-DOWNTIME = 10.0
-"""Seconds without a heartbeat after which a process that did not stop cleanly (killed) is
-taken for gone: a starting server then gives the clocks back the time since."""
-MIN_GIVEN = 1.0
-"""Less than this given back is not worth a new version of every live game."""
-HEARTBEAT = 2.0
-"""How often a process writes its heartbeat."""
 _ALPHABET = string.ascii_letters + string.digits
-_RESTART_LOCK = 0x656D6572676F + 1
 
 
 class GameError(SiteError):
@@ -692,101 +677,9 @@ class Rounds:
                         tx.execute(UPSERT_TIMER, {"game": game.id, "due": due})
         return changed
 
-    # --- processes and the restart rule ----------------------------------------------------------
-
     def _sweep_time(self) -> float:
         t = self.clock()
         return t if self.served_until is None else min(t, self.served_until)
-
-    def register_process(self) -> str:
-        """Record this process (its heartbeat row); first give the clocks back the downtime
-        when every process was gone (module docstring).  Returns the process's id.
-
-        Every process gone: each stopped cleanly (``stopped``: the moment it stopped serving) or
-        silent for :data:`DOWNTIME` (killed).  The time given back runs from the last moment any
-        of them served, however short (issue 27, finding 10: a clean stop of every process for
-        15 s had charged 11.3 s, an outage under 10 s all of it)."""
-        process_id = f"{socket.gethostname()[:12]}-{os.getpid()}-{secrets.token_hex(3)}"
-        t = self.clock()
-        with self.db.write() as tx:
-            if self.db.postgres:
-                tx.execute(text("SELECT pg_advisory_xact_lock(:id)"), {"id": _RESTART_LOCK})
-            rows = tx.execute(select(m.processes.c.seen, m.processes.c.stopped)).all()
-            alive = any(r.stopped is None and t - r.seen < DOWNTIME for r in rows)
-            served = max(
-                (r.stopped if r.stopped is not None else r.seen for r in rows), default=None
-            )
-            if not alive and served is not None and t - served >= MIN_GIVEN:
-                given = self._give_back(tx, t - served, t)
-                log.warning(
-                    "no server ran for %.0f s: %d live games got the time back", t - served, given
-                )
-            tx.execute(insert(m.processes).values(id=process_id, started=t, seen=t))
-            tx.execute(delete(m.processes).where(m.processes.c.seen < t - 86400))
-        return process_id
-
-    def heartbeat(self, process_id: str) -> None:
-        with self.db.write() as tx:
-            tx.execute(
-                update(m.processes).where(m.processes.c.id == process_id).values(seen=self.clock())
-            )
-
-    def unregister_process(self, process_id: str, stopped: float | None = None) -> None:
-        """A clean stop: ``stopped`` is when the process stopped serving (its streams and sockets
-        ended: :meth:`emergo.server.site.Site.begin_stop`), kept for the restart rule."""
-        at = stopped if stopped is not None else self.clock()
-        with self.db.write() as tx:
-            tx.execute(
-                update(m.processes)
-                .where(m.processes.c.id == process_id)
-                .values(seen=at, stopped=at)
-            )
-
-    def _give_back(self, tx: Tx, downtime: float, t: float) -> int:
-        rows = tx.execute(
-            tx.locked(
-                GAME_ROWS.where(m.games.c.status == "started").where(m.games.c.speed == "live"),
-                of=m.games,
-            )
-        ).all()
-        given = 0
-        for row in rows:
-            game = view_of(row)
-            clock = game.state.clock
-            if clock is None or clock.running is None or clock.since is None:
-                continue
-            # no more than the clock ran: a turn that began after the site stopped serving (a
-            # move in flight at the stop, or served after the last heartbeat of a process
-            # killed) had been given the time before it began too
-            seconds = min(downtime, max(0.0, t - clock.since))
-            state = dataclasses.replace(
-                game.state,
-                clock=clock.give_time(clock.running, seconds),
-                version=game.state.version + 1,
-            )
-            note = {
-                "t": "timeGiven",
-                "version": state.version,
-                "color": color_name(clock.running),
-                "seconds": seconds,
-                "clocks": list(clocks_at(state, t) or ()),
-            }
-            tx.execute(
-                update(m.games)
-                .where(m.games.c.id == game.id)
-                .values(state=state.to_json(), version=state.version, updated=t)
-            )
-            tx.execute(
-                insert(m.game_events).values(
-                    game_id=game.id, version=state.version, events=[note], at=t
-                )
-            )
-            due = rnd.due(state)
-            if due is not None:
-                tx.execute(UPSERT_TIMER, {"game": game.id, "due": due})
-            tx.notify(f"g:{game.id}", str(state.version))
-            given += 1
-        return given
 
 
 def clocks_at(state: rnd.RoundState, t: float) -> tuple[float, float] | None:
