@@ -11,6 +11,7 @@ tests).
 from __future__ import annotations
 
 import importlib.util
+import json
 from pathlib import Path
 from typing import Any
 
@@ -63,12 +64,12 @@ pytest_plugins = [
 _FOLDER_MARKS = {"browser": "browser", "system": "system"}
 """Test folders whose tests carry a mark: ``-m "not browser and not system"`` is the fast loop."""
 
-_FIRST = ("system", "puzzles", "browser", "kernel")
-"""Folders whose files run first, in this order: the longest files (a minute or two each: an
-arena of bot processes, the shipped puzzles against their tables, the admin commands) at the
-start, so that ``-n 2 --dist loadfile`` ends on short files with both workers busy instead of
-one worker on the arena at the end (the longest first is the usual schedule for the least
-total time)."""
+DURATIONS = Path(__file__).parent / "tests" / "durations.json"
+"""Each test file's seconds in a full run (tools/test_durations.py writes it from the run's
+JUnit XML).  The longest files run first, so that ``-n 2 --dist loadfile`` (each worker takes a
+file at a time) ends on short files with both workers busy, not with one on a two-minute file
+begun last (the longest first is the usual schedule for the least total time).  A file not in
+the list goes last; a stale figure only changes the order."""
 
 
 def _folder(item: Any) -> str | None:
@@ -83,6 +84,13 @@ def pytest_collection_modifyitems(items: list[Any]) -> None:
         folder = _folder(item)
         if folder in _FOLDER_MARKS:
             item.add_marker(getattr(pytest.mark, _FOLDER_MARKS[folder]))
-    # a stable sort: each file's tests stay together and in their order
-    rank = {folder: n for n, folder in enumerate(_FIRST)}
-    items.sort(key=lambda item: rank.get(_folder(item) or "", len(_FIRST)))
+    seconds = json.loads(DURATIONS.read_text(encoding="utf-8")) if DURATIONS.exists() else {}
+
+    def file_of(item: Any) -> str:
+        return str(item.nodeid).split("::")[0]
+
+    first: dict[str, int] = {}
+    for n, item in enumerate(items):
+        first.setdefault(file_of(item), n)
+    # each file's tests stay together and in their order
+    items.sort(key=lambda item: (-seconds.get(file_of(item), 0.0), first[file_of(item)]))

@@ -39,7 +39,9 @@ export EMERGO_TEST_SCALE="${EMERGO_TEST_SCALE:-full}"
 # rl: the research environments' tests; webtest: the browser and HTTP tests; ray: --ray on a
 # real local cluster (tests/system/test_ray.py); examples: torch==2.13.0, the CPU build (a local wheel on
 # the development machines; about 35 s), for the worked example's test (tests/system/test_examples.py)
-.venv/bin/python -m pip install -q -e '.[test,webtest,rl,ray,examples]'
+# --no-compile: the bytecode of what a test imports is written when it is first imported (a
+# fraction of the installed files: torch and Ray are thousands), not all of it here (33 s)
+.venv/bin/python -m pip install -q --no-compile -e '.[test,webtest,rl,ray,examples]'
 touch "$installed"
 # The web app's browser tests drive the system's Chromium (playwright downloads no browser).
 if [ ! -x /usr/bin/chromium ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
