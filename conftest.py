@@ -67,9 +67,10 @@ _FOLDER_MARKS = {"browser": "browser", "system": "system"}
 DURATIONS = Path(__file__).parent / "tests" / "durations.json"
 """Each test file's seconds in a full run (tools/test_durations.py writes it from the run's
 JUnit XML).  The longest files run first, so that ``-n 2 --dist loadfile`` (each worker takes a
-file at a time) ends on short files with both workers busy, not with one on a two-minute file
-begun last (the longest first is the usual schedule for the least total time).  A file not in
-the list goes last; a stale figure only changes the order."""
+file at a time, in this order: ``--no-loadscope-reorder`` in pyproject.toml) ends on short
+files with both workers busy, not with one on a two-minute file begun last (the longest first
+is the usual schedule for the least total time).  A file not in the list goes last; a stale
+figure only changes the order."""
 
 
 def _folder(item: Any) -> str | None:
