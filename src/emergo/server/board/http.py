@@ -35,7 +35,7 @@ from emergo.server.board.positions import (
     position_data,
 )
 from emergo.server.core.auth import ApiError, client_address, fields_of, site_of
-from emergo.server.core.inputs import board_of
+from emergo.server.core.inputs import board_of, moves_of
 
 POSITIONS_PER_SECOND = 60
 """Position requests a client address may make a second (stepping through a game with the arrow
@@ -56,15 +56,7 @@ def count_line(conn: HTTPConnection, data: JSON) -> None:
     site = site_of(conn)
     if site.config.local:
         return
-    moves = data.get("moves")
-    plies = (
-        len(moves.split())
-        if isinstance(moves, str)
-        else len(moves)
-        if isinstance(moves, list)
-        else 0
-    )
-    cost = 1 + plies // PLIES_A_REQUEST
+    cost = 1 + len(moves_of(data.get("moves"))) // PLIES_A_REQUEST
     site.local_limits.hit("positions", client_address(conn), POSITIONS_PER_SECOND, 1, cost)
 
 
