@@ -171,6 +171,15 @@ def test_restart_stall_and_lock_of_the_database(setup):
         wait_for(lambda: socket.versions[-1] == 6, 20, "the socket after the restart")
         # 2. the database away for 10 s: 503 with Retry-After at once, never a 500 or a hang
         mover = movers[len(played) % 2]
+        # the state once the mover's process has the last move (made through the other
+        # process, it arrives with its notification): read before, it is the other's turn
+        wait_for(
+            lambda: (
+                len(mover.get(f"/api/game/{game}").json()["state"]["moves"].split()) == len(played)
+            ),
+            20,
+            "the last move on the mover's process",
+        )
         before = mover.get(f"/api/game/{game}").json()["state"]
         running = "wtime" if before["turn"] == "white" else "btime"
         cluster.halt("fast")

@@ -133,6 +133,45 @@ def test_two_sweeps_at_once_never_pair_a_player_twice(site) -> None:
     assert len(rows) == 10 and len(seen) == len(set(seen))
 
 
+def test_players_freed_while_a_pass_waits_are_paired_after_their_game_ended(
+    site, monkeypatch
+) -> None:
+    """Two games end between the moment a pass reads the time and its transaction: the new
+    pairings of their players begin once those games ended, not at the pass's first reading."""
+    from emergo.server.tournament.director import LIVE_RECHECK
+
+    clock = fake_clock(site)
+    users = _accounts(site, 6)
+    event = site.tournaments.create(
+        arena_spec({"clockTime": 3, "minutes": 20, "waitMinutes": 0}), users[0]
+    )
+    for user in users:
+        site.tournaments.join(event.id, user)
+    _sweep(site, clock, 20)
+    games = playing(site, event.id)
+    assert len(games) == 3
+    for game_id in games[:2]:  # begun (a game without a first move is aborted at the pass)
+        for _ in range(2):
+            game = site.rounds.get(game_id)
+            board = game.state.board()
+            mover = site.users.get(game.seats.id_of(board.turn))
+            site.play(game_id, mover, "move", text=str(next(iter(board.moves()))))
+    clock.advance(LIVE_RECHECK)  # the next pass is due
+    write = site.db.write
+
+    def two_games_end_first():
+        monkeypatch.setattr(site.db, "write", write)
+        clock.advance(1.0)
+        for n, game_id in enumerate(games[:2]):
+            play_out(site, game_id, random.Random(n), plies=10)
+        return write()
+
+    monkeypatch.setattr(site.db, "write", two_games_end_first)
+    site.director.sweep()
+    assert len(playing(site, event.id)) == 3  # the four freed players paired again
+    assert not arena_violations(site, event.id)
+
+
 def test_a_swiss_of_nine_for_five_rounds(site) -> None:
     clock = fake_clock(site)
     rng = random.Random(9)

@@ -137,6 +137,11 @@ class Director:
         ).first()
         if row is None or row.status == "finished":
             return None
+        # the time again, now that the event is locked: a game that ended while this pass waited
+        # for its transaction freed its players at a later time than the pass's first reading,
+        # and their next pairings must not begin before it (a CI run on PostgreSQL had them 2
+        # ms before)
+        t = max(t, self.clock())
         event = event_of(row)
         players = roster(tx, event_id)
         if event.status == "created":
