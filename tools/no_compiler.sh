@@ -7,9 +7,14 @@
 # ImportError, perft falls back to the reference; then the tests run there: the kernel's tests
 # skip, everything else passes.
 #
-# The whole suite runs there (about two minutes: the slow tests are mostly the kernel's, which
-# skip) but for the sdist and wheel test, which builds the kernel with a compiler and runs in
-# the normal suite; arguments replace that selection (e.g. tools/no_compiler.sh -m "not slow").
+# The suite runs there but for the tests of what never searches nor replays with the kernel's
+# help, the same Python either way: the tournaments, the explorer, notifications, accounts and
+# ratings, lichess-bot's loop (moves of its own) and the real processes' tests (tests/system)
+# but `emergo serve`'s own; the browser's skip (no playwright in the test extra).  They were
+# 247 of this stage's 560 worker-seconds, which run beside the suite on the same two cores.
+# Kept: the rules, records, engine, kernel fallbacks, commands, environments, the round and
+# the rest of the site (the analysis, bots, learn, puzzles, studies, core).  Arguments replace
+# that selection (e.g. tools/no_compiler.sh tests for all of it).
 set -euo pipefail
 unset EMERGO_REQUIRE_KERNEL  # tools/test.sh sets it for the normal install
 # The fast loop's scale (a sample of the random games and hypothesis examples): the same Python
@@ -66,7 +71,14 @@ EOF
 test "$("$work/venv/bin/emergo" perft 3)" = 55172
 
 if [ $# -eq 0 ]; then
-    set -- --deselect tests/system/test_sdist.py::test_the_sdist_holds_what_a_build_needs_and_its_wheel_works
+    set -- --ignore=tests/site/tournament --ignore=tests/site/explorer --ignore=tests/site/notify \
+        --ignore=tests/site/user --ignore=tests/site/bots/test_lichess_bot_loop.py
+    for f in tests/system/test_*.py; do
+        case "$f" in
+            */test_serve.py | */test_house_bots_default.py) ;;
+            *) set -- "$@" "--ignore=$f" ;;
+        esac
+    done
 fi
 echo "no_compiler.sh: the tests without the kernel ($*)"
 "$py" -m pytest -q -p no:cacheprovider -n "${EMERGO_TEST_WORKERS:-2}" --dist loadfile "$@"
