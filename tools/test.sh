@@ -69,12 +69,11 @@ if ! command -v npm >/dev/null && [ "$(id -u)" = 0 ] && command -v apt-get >/dev
   apt-get update -q >/dev/null && apt-get install -y -q nodejs npm >/dev/null
 fi
 (cd frontend && npm ci --no-audit --no-fund --loglevel=error && npm run --silent check && npm test)
-# Three workers on the two cores, a test file each at a time (the browser and PostgreSQL fixtures
-# are per file or per worker): many tests wait (servers, clocks, a database restarted, bots'
-# games to end: the arena of bot processes uses 0.6 of a core for its 80 s), and the third
-# worker's tests run meanwhile.  All of it: the fast loop's tests at full scale, the browser's
-# (tests/browser) and the real processes' (tests/system).
-echo "== pytest"; .venv/bin/python -m pytest -q -n "${EMERGO_TEST_WORKERS:-3}" --dist loadfile
+# Two workers, a test file each at a time (the browser and PostgreSQL fixtures are per file or per
+# worker): the suite takes about half the time of one process on the 2-core machines (three
+# took longer: 1246 s of pytest against 1128).  All of it: the fast loop's tests at full scale,
+# the browser's (tests/browser) and the real processes' (tests/system).
+echo "== pytest"; .venv/bin/python -m pytest -q -n "${EMERGO_TEST_WORKERS:-2}" --dist loadfile
 echo "== (beside the suite) waiting for the install without a compiler and the sanitizers"
 status=0
 wait "$beside_pid" || status=$?

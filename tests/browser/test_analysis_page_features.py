@@ -24,6 +24,7 @@ from tests.plugins.browser import (
 )
 
 expect = pytest.importorskip("playwright.sync_api").expect
+PlaywrightError = pytest.importorskip("playwright.sync_api").Error
 
 SEVEN = "7x7 w 8/8"
 # White (to move) has 11 moves; after any of them Black may enter c3 (found with emergo.Board).
@@ -205,8 +206,18 @@ def test_comments_and_marks_are_kept_in_studies_and_records(page: Any, server: s
     expect(page.locator("#pos-text")).to_have_value("7x7 b 7/8 c4:w")
     # the move's answer awaited (a CI run under load did not see the variation within 5 s of
     # the click; an answer that is not a move would say so here)
-    with page.expect_response(lambda r: r.url.endswith("/api/move")) as answer:
-        page.mouse.click(*centre(page.locator("#board .dest.entry[data-square='e3']")))
+    at = centre(page.locator("#board .dest.entry[data-square='e3']"))
+    try:
+        with page.expect_response(lambda r: r.url.endswith("/api/move")) as answer:
+            page.mouse.click(*at)
+    except PlaywrightError as e:  # no move asked for: say what the click met
+        met = page.evaluate(
+            "([x, y]) => { const e = document.elementFromPoint(x, y);"
+            " return [e ? e.outerHTML.slice(0, 300) : null, document.getElementById('message')"
+            ".textContent, document.documentElement.dataset.study]; }",
+            list(at),
+        )
+        raise AssertionError(f"the click on e3 at {at} asked for no move: {met}") from e
     assert answer.value.ok, (answer.value.status, answer.value.text())
     expect(page.locator("#moves .variation")).to_have_count(1)
     page.wait_for_selector("html[data-study='saved']")

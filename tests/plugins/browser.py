@@ -170,17 +170,21 @@ def centre(locator: Any, timeout: float = 5.0) -> tuple[float, float]:
 
     The tests click the centre with the mouse (the topmost thing there, a piece or a dot, takes
     the click, as for a person); a redraw between finding the element and measuring it detaches
-    it, so measure again until it is laid out.
+    it, so measure again until it is laid out and still.
     """
     deadline = time.monotonic() + timeout
+    last = None
     while True:
         locator.wait_for(state="attached", timeout=timeout * 1000)
         box = locator.bounding_box()
-        if box is not None:
+        # the same box after a frame: the page has stopped moving it (a line shown or hidden
+        # above the board moves the board)
+        if box is not None and box == last:
             return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
         if time.monotonic() > deadline:
-            raise AssertionError(f"{locator} is never laid out on the page")
-        time.sleep(0.02)
+            raise AssertionError(f"{locator} is never laid out still on the page")
+        last = box
+        locator.page.evaluate("() => new Promise((r) => requestAnimationFrame(() => r(0)))")
 
 
 @pytest.fixture
