@@ -133,7 +133,8 @@ def test_serve_opens_the_browser_or_says_it_found_none(tmp_path: Path) -> None:
     try:
         lines_until(proc, url)
         deadline = time.monotonic() + WAIT
-        while not opened.exists() and time.monotonic() < deadline:
+        # the opener's file exists from its open(): its text comes with the write after
+        while not (opened.exists() and opened.read_text()) and time.monotonic() < deadline:
             time.sleep(0.05)
         assert opened.read_text() == url
     finally:
