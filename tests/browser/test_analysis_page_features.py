@@ -204,12 +204,11 @@ def test_comments_and_marks_are_kept_in_studies_and_records(page: Any, server: s
     # came; e3 is a White entry after e5 too: a click before the board moved would play on)
     expect(page.locator("#moves button.current")).to_have_attribute("data-ply", "1")
     expect(page.locator("#pos-text")).to_have_value("7x7 b 7/8 c4:w")
-    # the move's answer awaited (a CI run under load did not see the variation within 5 s of
-    # the click; an answer that is not a move would say so here)
     # the click on the move list may have scrolled the board out of the window (a CI run
     # measured e3 at y = -44: the click met nothing)
     page.evaluate("window.scrollTo(0, 0)")
     at = centre(page.locator("#board .dest.entry[data-square='e3']"))
+    # the move's answer awaited; an answer that is not a move, or none, says so here
     try:
         with page.expect_response(lambda r: r.url.endswith("/api/move")) as answer:
             page.mouse.click(*at)

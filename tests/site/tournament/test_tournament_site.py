@@ -30,6 +30,16 @@ def _sweep(site, clock, seconds=0.0):
     site.director.sweep()
 
 
+def _arena_joined_by(site, users):
+    """A 20-minute arena of 3-minute games, starting at once, that ``users`` have joined."""
+    event = site.tournaments.create(
+        arena_spec({"clockTime": 3, "minutes": 20, "waitMinutes": 0}), users[0]
+    )
+    for user in users:
+        site.tournaments.join(event.id, user)
+    return event
+
+
 @pytest.mark.slow
 def test_an_arena_runs_its_whole_duration_with_legal_pairings(site) -> None:
     clock = fake_clock(site)
@@ -102,11 +112,7 @@ def test_two_sweeps_at_once_never_pair_a_player_twice(site) -> None:
 
     clock = fake_clock(site)
     users = _accounts(site, 20)
-    event = site.tournaments.create(
-        arena_spec({"clockTime": 3, "minutes": 20, "waitMinutes": 0}), users[0]
-    )
-    for user in users:
-        site.tournaments.join(event.id, user)
+    event = _arena_joined_by(site, users)
     clock.advance(20)
     errors = []
 
@@ -142,11 +148,7 @@ def test_players_freed_while_a_pass_waits_are_paired_after_their_game_ended(
 
     clock = fake_clock(site)
     users = _accounts(site, 6)
-    event = site.tournaments.create(
-        arena_spec({"clockTime": 3, "minutes": 20, "waitMinutes": 0}), users[0]
-    )
-    for user in users:
-        site.tournaments.join(event.id, user)
+    event = _arena_joined_by(site, users)
     _sweep(site, clock, 20)
     games = playing(site, event.id)
     assert len(games) == 3
